@@ -1,0 +1,54 @@
+# alertd — the two set-up commands are `make run` and `make test`; each installs what it needs
+# from Debian's packages first (run as root, or with sudo available).
+
+SHELL := /bin/bash
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+# What building and running alertd needs, and what the tests need on top.
+BUILD_PACKAGES := pkg-config libmicrohttpd-dev
+TEST_PACKAGES := $(BUILD_PACKAGES) curl
+BENCH_PACKAGES := $(BUILD_PACKAGES) wrk curl
+
+HOST ?= 127.0.0.1
+PORT ?= 8080
+STORE ?= sqlite:./alertd.sqlite
+
+.PHONY: run test build release deps test-deps bench-deps bench-connections clean
+
+# Installs the Debian packages named in $(1) that are missing (one apt-get update, only if needed).
+define apt_install
+	@missing=$$(for p in $(1); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+		echo "installing:" $$missing; \
+		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
+	fi
+endef
+
+deps:
+	$(call apt_install,$(BUILD_PACKAGES))
+
+test-deps:
+	$(call apt_install,$(TEST_PACKAGES))
+
+bench-deps:
+	$(call apt_install,$(BENCH_PACKAGES))
+
+build: deps
+	swift build
+
+release: deps
+	swift build -c release --product alertd
+
+run: release
+	.build/release/alertd serve --host $(HOST) --port $(PORT) --store $(STORE)
+
+test: test-deps
+	swift build --build-tests
+	swift test --skip-build
+
+# Benchmarks are run by hand; they print figures and assert nothing.
+bench-connections: bench-deps release
+	scripts/bench-connections.sh
+
+clean:
+	rm -rf .build

@@ -1,0 +1,77 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+/// One set of language settings for every target, so the whole package moves together.
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+let package = Package(
+    name: "alertd",
+    platforms: [.macOS(.v15), .iOS(.v16)],
+    products: [
+        .executable(name: "alertd", targets: ["alertd"]),
+        // The shared model: spec types, AlertTarget, validation. Foundation only, so an iOS app
+        // can depend on it and decode specs with the server's own code.
+        .library(name: "AlertSpec", targets: ["AlertSpec"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+    ],
+    targets: [
+        // libmicrohttpd and a header of non-variadic wrappers. Only MicroHTTP imports it.
+        .systemLibrary(
+            name: "CMicroHTTPD",
+            pkgConfig: "libmicrohttpd",
+            providers: [.apt(["libmicrohttpd-dev"])]
+        ),
+        .target(
+            name: "MicroHTTP",
+            dependencies: ["CMicroHTTPD"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "AlertSpec",
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "AlertCatalogs",
+            dependencies: ["AlertSpec"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "AlertServer",
+            dependencies: ["MicroHTTP", "AlertSpec", "AlertCatalogs"],
+            resources: [.copy("Resources/openapi.yaml")],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "alertd",
+            dependencies: [
+                "AlertServer", "AlertCatalogs", "AlertSpec", "MicroHTTP",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "AlertSpecTests",
+            dependencies: ["AlertSpec"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "AlertCatalogsTests",
+            dependencies: ["AlertCatalogs", "AlertSpec"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "AlertServerTests",
+            dependencies: [
+                "AlertServer", "AlertCatalogs", "AlertSpec", "MicroHTTP",
+                .product(name: "Yams", package: "Yams"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+    ]
+)

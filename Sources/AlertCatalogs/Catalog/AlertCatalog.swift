@@ -1,0 +1,88 @@
+import AlertSpec
+
+/// A named set of alert types that can be listed and rendered: a built-in enum catalog or, later,
+/// a catalog file. Catalogs are immutable and shared by every worker thread.
+public protocol AlertCatalog: Sendable {
+    /// The name in ids and URLs (`app` in `app/questionExit`).
+    var name: String { get }
+    /// The language the catalog is written in; the fallback locale.
+    var sourceLanguage: String { get }
+    /// Every locale it renders, the source language included.
+    var locales: [String] { get }
+    /// Its alert types, in declaration order.
+    var entries: [AlertTypeInfo] { get }
+    /// Renders one alert. `locale` must be one of `locales` (see `locale(for:)`).
+    /// Throws `CatalogError` for an unknown type and `ParameterError` for bad parameters.
+    func render(type: String, parameters: [String: ParameterValue], locale: String) throws -> AlertSpec
+}
+
+extension AlertCatalog {
+    /// The entry for a type, or nil.
+    public func entry(_ type: String) -> AlertTypeInfo? { entries.first { $0.type == type } }
+}
+
+/// An alert type as catalog listings show it.
+public struct AlertTypeInfo: Sendable, Equatable, Encodable {
+    public var type: String
+    public var kind: AlertKind
+    public var parameters: [ParameterInfo]
+    /// The sample's parameters.
+    public var example: [String: ParameterValue]
+
+    public init(type: String, kind: AlertKind, parameters: [ParameterInfo], example: [String: ParameterValue]) {
+        self.type = type
+        self.kind = kind
+        self.parameters = parameters
+        self.example = example
+    }
+
+    private enum CodingKeys: String, CodingKey { case type, kind, parameters, example }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(type, forKey: .type)
+        try container.encode(kind, forKey: .kind)
+        try container.encode(parameters, forKey: .parameters)
+        try container.encode(ParameterList(example), forKey: .example)
+    }
+}
+
+/// Why a catalog could not serve a request or could not be loaded.
+public struct CatalogError: Error, Sendable, Equatable, CustomStringConvertible {
+    private enum Reason: Equatable {
+        case unknownCatalog(String)
+        case unknownType(catalog: String, type: String)
+        case invalid(catalog: String, problems: [String])
+    }
+
+    private let reason: Reason
+
+    public static func unknownCatalog(_ name: String) -> Self { .init(reason: .unknownCatalog(name)) }
+    public static func unknownType(catalog: String, type: String) -> Self {
+        .init(reason: .unknownType(catalog: catalog, type: type))
+    }
+    public static func invalid(catalog: String, problems: [String]) -> Self {
+        .init(reason: .invalid(catalog: catalog, problems: problems))
+    }
+
+    /// True for lookups of something that does not exist (a 404), false for a broken catalog.
+    public var isNotFound: Bool {
+        if case .invalid = reason { return false }
+        return true
+    }
+
+    /// Every problem of a broken catalog, one sentence each.
+    public var problems: [String] {
+        if case .invalid(_, let problems) = reason { return problems }
+        return [description]
+    }
+
+    public var description: String {
+        switch reason {
+        case .unknownCatalog(let name): "There is no catalog \"\(name)\"."
+        case .unknownType(let catalog, let type): "The catalog \"\(catalog)\" has no alert \"\(type)\"."
+        case .invalid(let catalog, let problems):
+            "The catalog \"\(catalog)\" is invalid:\n" + problems.map { "  - \($0)" }.joined(separator: "\n")
+        }
+    }
+}

@@ -1,0 +1,59 @@
+import AlertSpec
+import Foundation
+
+/// A catalog backed by an `AlertTarget` enum. Building one checks every case's sample: it must
+/// have a unique type, parameters that decode back into the case, and render in every locale.
+/// A catalog that fails the check never serves.
+public struct EnumCatalog<Target: AlertTarget>: AlertCatalog {
+    public let name: String
+    public let entries: [AlertTypeInfo]
+    private let localizer: any Localizer
+    private let known: Set<String>
+
+    public var sourceLanguage: String { localizer.sourceLanguage }
+    public var locales: [String] { localizer.locales }
+
+    public init(name: String, _: Target.Type, localizer: any Localizer) throws {
+        var entries: [AlertTypeInfo] = []
+        var problems: [String] = []
+        for sample in Target.samples {
+            do {
+                let (type, example) = try Self.typeAndParameters(of: sample)
+                guard !entries.contains(where: { $0.type == type }) else {
+                    problems.append("\(type): more than one sample")
+                    continue
+                }
+                let parameters = try ParameterDecoder.parameters(of: Target.self, type: type)
+                let rebuilt = try ParameterDecoder.decode(Target.self, type: type, parameters: example)
+                for locale in localizer.locales {
+                    _ = try rebuilt.render(id: "\(name)/\(type)", locale: locale, localizer: localizer)
+                }
+                entries.append(AlertTypeInfo(type: type, kind: sample.kind, parameters: parameters, example: example))
+            } catch {
+                problems.append("\(String(describing: sample)): \(error)")
+            }
+        }
+        if entries.isEmpty, problems.isEmpty { problems.append("no samples: list every case in `samples`") }
+        guard problems.isEmpty else { throw CatalogError.invalid(catalog: name, problems: problems) }
+        self.name = name
+        self.entries = entries
+        self.localizer = localizer
+        self.known = Set(entries.map(\.type))
+    }
+
+    public func render(type: String, parameters: [String: ParameterValue], locale: String) throws -> AlertSpec {
+        guard known.contains(type) else { throw CatalogError.unknownType(catalog: name, type: type) }
+        let target = try ParameterDecoder.decode(Target.self, type: type, parameters: parameters)
+        return try target.render(id: "\(name)/\(type)", locale: locale, localizer: localizer)
+    }
+
+    /// A case's name and labelled associated values, read from its synthesized encoding.
+    static func typeAndParameters(of sample: Target) throws -> (String, [String: ParameterValue]) {
+        let json = try JSONEncoder().encode(sample)
+        let object = try JSONDecoder().decode([String: [String: ParameterValue]].self, from: json)
+        guard object.count == 1, let (type, parameters) = object.first else {
+            throw CatalogError.invalid(catalog: "", problems: ["a sample did not encode as one case"])
+        }
+        return (type, parameters)
+    }
+}

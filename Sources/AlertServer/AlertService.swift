@@ -1,0 +1,65 @@
+import AlertCatalogs
+import Foundation
+import MicroHTTP
+
+/// The alertd HTTP API: routes every request to its handler and turns what the handler returns,
+/// or throws, into a response. It is the `HTTPHandler` the MicroHTTP server calls.
+public struct AlertService: HTTPHandler {
+    public let router: Router
+
+    /// - Parameters:
+    ///   - catalogs: the catalogs to list and render.
+    ///   - openAPI: the bytes served at `/openapi.yaml`; by default the bundled document.
+    public init(catalogs: CatalogRegistry, openAPI: [UInt8]? = nil) throws {
+        var router = Router()
+        HealthHandlers(catalogs: catalogs).register(in: &router)
+        let document = try openAPI ?? Self.bundledOpenAPI()
+        router.add("GET", "/openapi.yaml") { _ in
+            HTTPResponse(status: 200, headers: ["Content-Type": "application/yaml"], body: document)
+        }
+        CatalogHandlers(catalogs: catalogs).register(in: &router)
+        self.router = router
+    }
+
+    /// The OpenAPI document shipped in this module's resources.
+    public static func bundledOpenAPI() throws -> [UInt8] {
+        guard let url = Bundle.module.url(forResource: "openapi", withExtension: "yaml") else {
+            throw CocoaError(.fileNoSuchFile)
+        }
+        return Array(try Data(contentsOf: url))
+    }
+
+    public func handle(_ http: HTTPRequest) -> HTTPReply {
+        .respond(respond(to: http))
+    }
+
+    /// Routes and answers one request (also usable without a socket, in tests).
+    public func respond(to http: HTTPRequest) -> HTTPResponse {
+        switch router.match(method: http.method, path: http.path) {
+        case .found(let handler, let parameters):
+            let request = Request(http: http, pathParameters: parameters)
+            do {
+                return try handler(request).response(for: request)
+            } catch {
+                return Self.problem(APIError(error), for: request)
+            }
+        case .methodNotAllowed(let allow):
+            return Self.problem(.methodNotAllowed(allow: allow), for: Request(http: http))
+        case .notFound:
+            return Self.problem(.notFound("There is nothing at \(http.path)."), for: Request(http: http))
+        }
+    }
+
+    public func reject(_ failure: HTTPRequestFailure, method: String, path: String) -> HTTPResponse {
+        Self.problem(.refused(failure), for: Request(http: HTTPRequest(method: method, path: path)))
+    }
+
+    private static func problem(_ error: APIError, for request: Request) -> HTTPResponse {
+        if error.status >= 500 {
+            FileHandle.standardError.write(Data("error: \(request.http.method) \(request.http.path): \(error)\n".utf8))
+        }
+        // Encoding a Problem cannot fail (strings and an integer); keep a plain answer regardless.
+        return (try? error.response(for: request))
+            ?? HTTPResponse(status: error.status, contentType: "text/plain", text: error.description)
+    }
+}

@@ -1,0 +1,73 @@
+import AlertCatalogs
+import AlertSpec
+import MicroHTTP
+
+/// `/v1/catalogs`, a catalog's alert types, and rendering one alert.
+struct CatalogHandlers {
+    let catalogs: CatalogRegistry
+
+    /// Query items that steer rendering; every other query item is an alert parameter.
+    static let renderOptions: Set<String> = ["locale", "platform"]
+    static let platforms: Set<String> = ["ios", "android"]
+
+    struct CatalogList: Encodable, ResponseGenerator {
+        struct Item: Encodable {
+            var name: String
+            var sourceLanguage: String
+            var locales: [String]
+            var count: Int
+        }
+        var catalogs: [Item]
+    }
+
+    struct CatalogDetail: Encodable, ResponseGenerator {
+        var name: String
+        var sourceLanguage: String
+        var locales: [String]
+        var alerts: [AlertTypeInfo]
+    }
+
+    func register(in router: inout Router) {
+        let catalogs = self.catalogs
+        router.add("GET", "/v1/catalogs") { _ in
+            CatalogList(
+                catalogs: catalogs.catalogs.map {
+                    .init(name: $0.name, sourceLanguage: $0.sourceLanguage, locales: $0.locales, count: $0.entries.count)
+                })
+        }
+        router.add("GET", "/v1/catalogs/{catalog}") { request in
+            let catalog = try Self.catalog(request, in: catalogs)
+            return CatalogDetail(
+                name: catalog.name, sourceLanguage: catalog.sourceLanguage, locales: catalog.locales,
+                alerts: catalog.entries)
+        }
+        router.add("GET", "/v1/catalogs/{catalog}/alerts/{type}") { request in
+            let catalog = try Self.catalog(request, in: catalogs)
+            let type = request.path("type")
+            guard catalog.entry(type) != nil else { throw CatalogError.unknownType(catalog: catalog.name, type: type) }
+            if let platform = try request.query("platform"), !Self.platforms.contains(platform) {
+                throw APIError.badRequest("The platform \"\(platform)\" is unknown; use ios or android.")
+            }
+            let locale = catalog.locale(for: try request.query("locale"))
+            return try catalog.render(type: type, parameters: try Self.parameters(of: request), locale: locale)
+        }
+    }
+
+    private static func catalog(_ request: Request, in catalogs: CatalogRegistry) throws -> any AlertCatalog {
+        let name = request.path("catalog")
+        guard let catalog = catalogs[name] else { throw CatalogError.unknownCatalog(name) }
+        return catalog
+    }
+
+    /// The alert's parameters: every query item but the render options, each given once.
+    static func parameters(of request: Request) throws -> [String: ParameterValue] {
+        var parameters: [String: ParameterValue] = [:]
+        for item in request.http.query where !renderOptions.contains(item.name) {
+            guard parameters[item.name] == nil else {
+                throw APIError.badRequest("The parameter \"\(item.name)\" is given more than once.")
+            }
+            parameters[item.name] = .string(item.value ?? "")
+        }
+        return parameters
+    }
+}

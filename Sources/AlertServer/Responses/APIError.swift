@@ -1,0 +1,108 @@
+import AlertCatalogs
+import AlertSpec
+import MicroHTTP
+
+/// Every error the API gives: it knows its HTTP status and its problem+json form (RFC 9457).
+/// A struct around a private enum, so new cases break no one.
+public struct APIError: Error, Sendable, ResponseGenerator, CustomStringConvertible {
+    private enum Reason: Sendable {
+        case notFound(String)
+        case methodNotAllowed(allow: [String])
+        case badRequest(String)
+        case parameter(ParameterError)
+        case refused(HTTPRequestFailure)
+        case `internal`
+    }
+
+    private let reason: Reason
+
+    public static func notFound(_ detail: String) -> Self { .init(reason: .notFound(detail)) }
+    public static func methodNotAllowed(allow: [String]) -> Self { .init(reason: .methodNotAllowed(allow: allow)) }
+    public static func badRequest(_ detail: String) -> Self { .init(reason: .badRequest(detail)) }
+    public static func parameter(_ error: ParameterError) -> Self { .init(reason: .parameter(error)) }
+    public static func refused(_ failure: HTTPRequestFailure) -> Self { .init(reason: .refused(failure)) }
+    /// Something failed inside; the client learns nothing more (the cause goes to the log).
+    public static let `internal` = APIError(reason: .internal)
+
+    /// Maps any error a handler throws to the API's form.
+    public init(_ error: any Error) {
+        switch error {
+        case let error as APIError: self = error
+        case let error as ParameterError: self = .parameter(error)
+        case let error as CatalogError where error.isNotFound: self = .notFound(error.description)
+        default: self = .internal
+        }
+    }
+
+    private init(reason: Reason) { self.reason = reason }
+
+    public var status: Int {
+        switch reason {
+        case .notFound: 404
+        case .methodNotAllowed: 405
+        case .badRequest, .parameter: 400
+        case .refused(let failure): failure.status
+        case .internal: 500
+        }
+    }
+
+    /// A stable code, also the last part of the problem `type`.
+    public var code: String {
+        switch reason {
+        case .notFound: "not-found"
+        case .methodNotAllowed: "method-not-allowed"
+        case .badRequest: "bad-request"
+        case .parameter(let error): error.code
+        case .refused(let failure): failure.status == 413 ? "body-too-large" : "bad-encoding"
+        case .internal: "internal"
+        }
+    }
+
+    public var title: String {
+        switch reason {
+        case .notFound: "Not found"
+        case .methodNotAllowed: "Method not allowed"
+        case .badRequest: "Bad request"
+        case .parameter: "Invalid parameter"
+        case .refused(let failure): failure.status == 413 ? "Request body too large" : "Bad request encoding"
+        case .internal: "Internal error"
+        }
+    }
+
+    public var description: String {
+        switch reason {
+        case .notFound(let detail), .badRequest(let detail): detail
+        case .methodNotAllowed(let allow): "This resource allows \(allow.joined(separator: ", ")) only."
+        case .parameter(let error): error.description
+        case .refused(let failure): failure.detail
+        case .internal: "The server could not answer this request. It has been logged."
+        }
+    }
+
+    public var problem: Problem {
+        var problem = Problem(type: "urn:alertd:problem:\(code)", title: title, status: status, detail: description)
+        if case .parameter(let error) = reason {
+            problem.parameter = error.parameter
+            problem.expected = error.expectedType?.rawValue
+        }
+        return problem
+    }
+
+    public func response(for request: Request) throws -> HTTPResponse {
+        var headers: HTTPHeaders = ["Cache-Control": "no-store"]
+        if case .methodNotAllowed(let allow) = reason { headers.set("Allow", allow.joined(separator: ", ")) }
+        return try JSONResponse(problem, status: status, headers: headers, contentType: "application/problem+json")
+            .response(for: request)
+    }
+}
+
+/// The problem+json body (RFC 9457), with alertd's extension members.
+public struct Problem: Sendable, Codable, Equatable {
+    public var type: String
+    public var title: String
+    public var status: Int
+    public var detail: String
+    /// For parameter problems: the parameter concerned and the type it must have.
+    public var parameter: String?
+    public var expected: String?
+}

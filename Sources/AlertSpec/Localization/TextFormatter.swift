@@ -1,0 +1,119 @@
+/// Substitutes arguments into a format string with printf-style placeholders, the subset that
+/// String Catalogs use: `%@`, `%d`/`%i`/`%ld`/`%lld`/`%u`/`%lu`/`%llu`, `%f`/`%.Nf`, `%%`,
+/// and positional forms (`%2$@`). Substituted text is never scanned again.
+public enum TextFormatter {
+    public static func format(_ format: String, _ arguments: [FormatArgument]) -> String {
+        guard format.utf8.contains(UInt8(ascii: "%")) else { return format }
+        var output = ""
+        var next = 0
+        var index = format.startIndex
+        while index < format.endIndex {
+            let character = format[index]
+            guard character == "%" else {
+                output.append(character)
+                index = format.index(after: index)
+                continue
+            }
+            guard let placeholder = Placeholder.parse(format, at: format.index(after: index)) else {
+                output.append(character)
+                index = format.index(after: index)
+                continue
+            }
+            index = placeholder.end
+            if placeholder.conversion == "%" {
+                output.append("%")
+                continue
+            }
+            let position = placeholder.position ?? next
+            next = position + 1
+            output += position < arguments.count ? render(arguments[position], placeholder) : ""
+        }
+        return output
+    }
+
+    /// The placeholders of a format string, in order: their argument positions and conversions.
+    public static func placeholders(in format: String) -> [(position: Int, conversion: Character)] {
+        var result: [(Int, Character)] = []
+        var next = 0
+        var index = format.startIndex
+        while index < format.endIndex {
+            if format[index] == "%", let placeholder = Placeholder.parse(format, at: format.index(after: index)) {
+                index = placeholder.end
+                if placeholder.conversion == "%" { continue }
+                let position = placeholder.position ?? next
+                next = position + 1
+                result.append((position, placeholder.conversion))
+            } else {
+                index = format.index(after: index)
+            }
+        }
+        return result
+    }
+
+    private static func render(_ argument: FormatArgument, _ placeholder: Placeholder) -> String {
+        switch (argument, placeholder.conversion) {
+        case (.number(let value), "f"):
+            return fixed(value, digits: placeholder.precision ?? 6)
+        case (.integer(let value), "f"):
+            return fixed(Double(value), digits: placeholder.precision ?? 6)
+        case (.number(let value), "d"), (.number(let value), "i"), (.number(let value), "u"):
+            return String(Int(value.rounded(.towardZero)))
+        case (.string(let value), _): return value
+        case (.integer(let value), _): return String(value)
+        case (.number(let value), _):
+            return value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+        }
+    }
+
+    private static func fixed(_ value: Double, digits: Int) -> String {
+        guard value.isFinite else { return String(value) }
+        let scale = (0..<min(digits, 15)).reduce(1.0) { result, _ in result * 10 }
+        let scaled = (abs(value) * scale).rounded()
+        let whole = Int64(scaled / scale)
+        var text = (value < 0 && scaled != 0 ? "-" : "") + String(whole)
+        if digits > 0 {
+            let fraction = Int64(scaled - Double(whole) * scale)
+            let digitsText = String(fraction)
+            text += "." + String(repeating: "0", count: max(0, digits - digitsText.count)) + digitsText
+        }
+        return text
+    }
+
+    private struct Placeholder {
+        var position: Int?
+        var precision: Int?
+        var conversion: Character
+        var end: String.Index
+
+        /// Parses `[n$][.p][l|ll]c` after a `%`.
+        static func parse(_ text: String, at start: String.Index) -> Placeholder? {
+            var index = start
+            func peek() -> Character? { index < text.endIndex ? text[index] : nil }
+            func digits() -> Int? {
+                var value: Int?
+                while let character = peek(), let digit = character.wholeNumberValue, character.isASCII {
+                    value = (value ?? 0) * 10 + digit
+                    if value! > 99 { return nil }
+                    index = text.index(after: index)
+                }
+                return value
+            }
+            var position: Int?
+            let save = index
+            if let number = digits(), peek() == "$", number >= 1 {
+                position = number - 1
+                index = text.index(after: index)
+            } else {
+                index = save
+            }
+            var precision: Int?
+            if peek() == "." {
+                index = text.index(after: index)
+                precision = digits() ?? 0
+            }
+            while peek() == "l" { index = text.index(after: index) }
+            guard let conversion = peek(), "@difu%".contains(conversion) else { return nil }
+            return Placeholder(position: position, precision: precision, conversion: conversion, end: text.index(after: index))
+        }
+    }
+}

@@ -1,0 +1,127 @@
+import CMicroHTTPD
+import Synchronization
+
+// The C callbacks MHD calls on its worker threads. They live in an ordinary file as plain
+// functions (never closures in main.swift, which Swift 6 isolates to the main actor) and reach
+// Swift objects only through Unmanaged context pointers.
+
+/// MHD's access handler. Per request it is called with the headers (`*con_cls == NULL`), then
+/// once per body chunk, then once more with no data: the request is answered there, never on
+/// the first call, so keep-alive holds.
+func microHTTPAccess(
+    cls: UnsafeMutableRawPointer?,
+    connection: OpaquePointer?,
+    url: UnsafePointer<CChar>?,
+    method: UnsafePointer<CChar>?,
+    version: UnsafePointer<CChar>?,
+    uploadData: UnsafePointer<CChar>?,
+    uploadDataSize: UnsafeMutablePointer<Int>?,
+    requestState: UnsafeMutablePointer<UnsafeMutableRawPointer?>?
+) -> MHD_Result {
+    guard let cls, let connection, let requestState, let uploadDataSize else { return .NO }
+    let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
+
+    guard let state = requestState.pointee else {
+        // First call: headers only. Refuse a declared oversized body at once (the connection is
+        // closed after the 413, so the client need not send it).
+        let context = RequestContext()
+        requestState.pointee = Unmanaged.passRetained(context).toOpaque()
+        core.inFlight.add(1, ordering: .relaxed)
+        if let length = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length"),
+            let declared = Int(String(cString: length)), declared > core.maxBodySize
+        {
+            context.answered = true
+            return reject(.bodyTooLarge(limit: core.maxBodySize), core, connection, method, url)
+        }
+        return .YES
+    }
+    let context = Unmanaged<RequestContext>.fromOpaque(state).takeUnretainedValue()
+
+    if uploadDataSize.pointee > 0 {
+        let count = uploadDataSize.pointee
+        uploadDataSize.pointee = 0
+        if context.answered || context.bodyTooLarge { return .YES }
+        if context.body.count + count > core.maxBodySize {
+            context.bodyTooLarge = true
+            context.body = []
+        } else if let uploadData {
+            UnsafeRawBufferPointer(start: uploadData, count: count).withMemoryRebound(to: UInt8.self) {
+                context.body.append(contentsOf: $0)
+            }
+        }
+        return .YES
+    }
+
+    if context.answered { return .YES }
+    if context.suspended {
+        // Resumed by a promise: send what it delivered.
+        guard let response = context.pending.withLock({ $0.take() }) else { return .YES }
+        context.answered = true
+        return queue(response, on: connection)
+    }
+    if context.bodyTooLarge {
+        context.answered = true
+        return reject(.bodyTooLarge(limit: core.maxBodySize), core, connection, method, url)
+    }
+
+    let request: HTTPRequest
+    switch RequestReader.read(connection: connection, method: method, url: url, body: context.body) {
+    case .success(let complete): request = complete
+    case .failure(let failure):
+        context.answered = true
+        return reject(failure, core, connection, method, url)
+    }
+    context.body = []
+
+    switch core.handler.handle(request) {
+    case .respond(let response):
+        context.answered = true
+        return queue(response, on: connection)
+    case .later(let start):
+        context.suspended = true
+        MHD_suspend_connection(connection)
+        let promise = ResponsePromise(connection: connection, context: context, core: core)
+        if core.remember(promise) {
+            start(promise)
+        } else {
+            promise.fulfill(HTTPResponse(status: 503, contentType: "text/plain", text: "shutting down"))
+        }
+        return .YES
+    }
+}
+
+/// MHD's completion callback: the request is over (answered, or the client went away).
+func microHTTPCompleted(
+    cls: UnsafeMutableRawPointer?,
+    connection: OpaquePointer?,
+    requestState: UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
+    reason: MHD_RequestTerminationCode
+) {
+    guard let cls, let requestState, let state = requestState.pointee else { return }
+    requestState.pointee = nil
+    Unmanaged<RequestContext>.fromOpaque(state).release()
+    Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue().inFlight.subtract(1, ordering: .relaxed)
+}
+
+private func reject(
+    _ failure: HTTPRequestFailure, _ core: ServerCore, _ connection: OpaquePointer,
+    _ method: UnsafePointer<CChar>?, _ url: UnsafePointer<CChar>?
+) -> MHD_Result {
+    let method = method.map { String(cString: $0) } ?? ""
+    let path = url.map { String(cString: $0) } ?? ""
+    return queue(core.handler.reject(failure, method: method, path: path), on: connection)
+}
+
+/// Hands a response to MHD, which copies the body (bodies are small; cached ones arrive later).
+func queue(_ response: HTTPResponse, on connection: OpaquePointer) -> MHD_Result {
+    let mhdResponse = response.body.withUnsafeBytes { bytes in
+        MHD_create_response_from_buffer(
+            bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), .RESPMEM_MUST_COPY)
+    }
+    guard let mhdResponse else { return .NO }
+    defer { MHD_destroy_response(mhdResponse) }
+    for field in response.headers {
+        _ = MHD_add_response_header(mhdResponse, field.name, field.value)
+    }
+    return MHD_queue_response(connection, UInt32(response.status), mhdResponse)
+}

@@ -1,0 +1,58 @@
+/// An ordered list of header fields with case-insensitive lookup.
+///
+/// Requests carry a handful of headers, so a linear scan beats hashing here and keeps the
+/// original order and spelling for anything that echoes them.
+public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionaryLiteral {
+    public private(set) var fields: [(name: String, value: String)]
+
+    public init() { fields = [] }
+
+    public init(dictionaryLiteral elements: (String, String)...) {
+        fields = elements.map { (name: $0.0, value: $0.1) }
+    }
+
+    /// The first value of the named field, or nil.
+    public subscript(name: String) -> String? {
+        for field in fields where Self.same(field.name, name) {
+            return field.value
+        }
+        return nil
+    }
+
+    /// Every value of the named field, in order.
+    public func values(_ name: String) -> [String] {
+        fields.filter { Self.same($0.name, name) }.map(\.value)
+    }
+
+    /// Appends a field, keeping any existing field of that name.
+    public mutating func add(_ name: String, _ value: String) {
+        fields.append((name: name, value: value))
+    }
+
+    /// Replaces every field of that name with one.
+    public mutating func set(_ name: String, _ value: String) {
+        fields.removeAll { Self.same($0.name, name) }
+        fields.append((name: name, value: value))
+    }
+
+    public func makeIterator() -> IndexingIterator<[(name: String, value: String)]> {
+        fields.makeIterator()
+    }
+
+    public static func == (lhs: HTTPHeaders, rhs: HTTPHeaders) -> Bool {
+        lhs.fields.count == rhs.fields.count
+            && zip(lhs.fields, rhs.fields).allSatisfy { Self.same($0.name, $1.name) && $0.value == $1.value }
+    }
+
+    /// ASCII case-insensitive comparison (header names are ASCII tokens).
+    static func same(_ a: String, _ b: String) -> Bool {
+        let x = a.utf8, y = b.utf8
+        guard x.count == y.count else { return false }
+        for (p, q) in zip(x, y) where p != q {
+            guard p | 0x20 == q | 0x20, (p | 0x20) >= UInt8(ascii: "a"), (p | 0x20) <= UInt8(ascii: "z") else {
+                return false
+            }
+        }
+        return true
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+
+extension HTTPServer {
+    /// How the server listens and what it allows one client. Every limit is explicit: MHD's own
+    /// defaults (no connection timeout, a limit tied to FD_SETSIZE) are not what a service wants.
+    public struct Configuration: Sendable {
+        /// Address to bind: an IPv4 or IPv6 literal or a host name (`127.0.0.1`, `::1`, `localhost`).
+        public var host: String
+        /// Port; 0 picks a free one (read it back from `HTTPServer.port`).
+        public var port: Int
+        /// Worker threads, each running its own poll() loop. Defaults to the number of cores.
+        public var threads: Int
+        /// Connections held at once, in total.
+        public var connectionLimit: Int
+        /// Connections held at once from one client address; 0 means no per-address limit.
+        public var perClientConnectionLimit: Int
+        /// Bytes MHD may use for one connection's request line, headers and buffers.
+        public var connectionMemoryLimit: Int
+        /// Seconds a connection may sit idle (or trickle a request) before it is closed.
+        public var connectionTimeout: Int
+        /// Largest request body accepted; larger ones are answered 413.
+        public var maxBodySize: Int
+        /// listen() backlog.
+        public var listenBacklog: Int
+
+        public init(
+            host: String = "127.0.0.1",
+            port: Int = 8080,
+            threads: Int = ProcessInfo.processInfo.activeProcessorCount,
+            connectionLimit: Int = 16_384,
+            perClientConnectionLimit: Int = 0,
+            connectionMemoryLimit: Int = 32 * 1024,
+            connectionTimeout: Int = 30,
+            maxBodySize: Int = 1024 * 1024,
+            listenBacklog: Int = 4096
+        ) {
+            self.host = host
+            self.port = port
+            self.threads = threads
+            self.connectionLimit = connectionLimit
+            self.perClientConnectionLimit = perClientConnectionLimit
+            self.connectionMemoryLimit = connectionMemoryLimit
+            self.connectionTimeout = connectionTimeout
+            self.maxBodySize = maxBodySize
+            self.listenBacklog = listenBacklog
+        }
+
+        /// Problems with the values, one sentence each; empty when the configuration is usable.
+        public var problems: [String] {
+            var problems: [String] = []
+            if !(0...65_535).contains(port) { problems.append("port must be 0…65535, not \(port)") }
+            if threads < 1 { problems.append("threads must be at least 1, not \(threads)") }
+            if connectionLimit < 1 { problems.append("connection limit must be at least 1, not \(connectionLimit)") }
+            if perClientConnectionLimit < 0 {
+                problems.append("per-client connection limit must be 0 (none) or more, not \(perClientConnectionLimit)")
+            }
+            if connectionMemoryLimit < 4096 {
+                problems.append("connection memory limit must be at least 4096 bytes, not \(connectionMemoryLimit)")
+            }
+            if connectionTimeout < 1 { problems.append("connection timeout must be at least 1 second, not \(connectionTimeout)") }
+            if maxBodySize < 0 { problems.append("body size limit must not be negative, not \(maxBodySize)") }
+            if listenBacklog < 1 { problems.append("listen backlog must be at least 1, not \(listenBacklog)") }
+            return problems
+        }
+    }
+}

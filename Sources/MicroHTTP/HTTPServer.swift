@@ -1,0 +1,83 @@
+import CMicroHTTPD
+import Foundation
+import Synchronization
+
+/// An HTTP/1.1 server on libmicrohttpd: worker threads with their own poll() loops, keep-alive,
+/// request bodies up to a limit, and suspend/resume for answers that come later.
+///
+/// The server starts listening in `init` and serves until `stop(grace:)`.
+public final class HTTPServer: Sendable {
+    public let configuration: Configuration
+    /// The port actually bound (the configured one, or the one the system picked for port 0).
+    public let port: Int
+
+    private let core: ServerCore
+    private let address: SocketAddress
+    nonisolated(unsafe) private let daemon: OpaquePointer
+    private let stopped = Atomic<Bool>(false)
+
+    public init(configuration: Configuration, handler: any HTTPHandler) throws {
+        if let problem = configuration.problems.first { throw HTTPServerError.invalidConfiguration(problem) }
+        let address = try SocketAddress(host: configuration.host, port: configuration.port)
+        let core = ServerCore(handler: handler, maxBodySize: configuration.maxBodySize)
+        var config = alertd_mhd_config(
+            address: UnsafeRawPointer(address.storage).assumingMemoryBound(to: sockaddr.self),
+            ipv6: address.isIPv6 ? 1 : 0,
+            thread_pool_size: UInt32(configuration.threads),
+            connection_limit: UInt32(configuration.connectionLimit),
+            per_ip_connection_limit: UInt32(configuration.perClientConnectionLimit),
+            connection_memory_limit: configuration.connectionMemoryLimit,
+            connection_timeout_seconds: UInt32(configuration.connectionTimeout),
+            listen_backlog: UInt32(configuration.listenBacklog))
+        let context = Unmanaged.passUnretained(core).toOpaque()
+        guard
+            let daemon = alertd_mhd_start(
+                &config, microHTTPAccess, context, microHTTPCompleted, context)
+        else {
+            throw HTTPServerError.cannotListen(host: configuration.host, port: configuration.port)
+        }
+        self.configuration = configuration
+        self.core = core
+        self.address = address
+        self.daemon = daemon
+        self.port = Int(alertd_mhd_bound_port(daemon))
+    }
+
+    /// Requests received and not yet completed.
+    public var requestsInFlight: Int { core.inFlight.load(ordering: .relaxed) }
+
+    /// Stops accepting connections, answers every suspended request with `suspendedResponse`,
+    /// lets requests in flight finish for up to `grace`, then closes every connection.
+    /// Safe to call more than once; only the first call acts.
+    public func stop(
+        grace: Duration = .seconds(10),
+        suspendedResponse: HTTPResponse = HTTPResponse(status: 503, contentType: "text/plain", text: "shutting down")
+    ) {
+        guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        let listener = MHD_quiesce_daemon(daemon)
+        core.answerSuspended(with: suspendedResponse)
+        let deadline = ContinuousClock.now + grace
+        while core.inFlight.load(ordering: .relaxed) > 0, ContinuousClock.now < deadline {
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        MHD_stop_daemon(daemon)
+        if listener >= 0 { close(listener) }
+    }
+
+    deinit { stop(grace: .zero) }
+}
+
+/// Why a server could not start.
+public enum HTTPServerError: Error, CustomStringConvertible, Equatable {
+    case invalidConfiguration(String)
+    case cannotResolve(host: String, reason: String)
+    case cannotListen(host: String, port: Int)
+
+    public var description: String {
+        switch self {
+        case .invalidConfiguration(let problem): "invalid server configuration: \(problem)"
+        case .cannotResolve(let host, let reason): "cannot resolve \(host): \(reason)"
+        case .cannotListen(let host, let port): "cannot listen on \(host):\(port) (in use, or not an address of this machine)"
+        }
+    }
+}

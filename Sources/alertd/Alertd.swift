@@ -1,0 +1,21 @@
+import ArgumentParser
+
+/// The command line root: configuration only; each subcommand lives in its own file and the
+/// logic in the libraries.
+@main
+struct Alertd: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "alertd",
+        abstract: "Tells mobile apps which popup to show, in which language, and when.",
+        discussion: """
+            Every serve option has an environment twin (ALERTD_PORT for --port, …); the flag wins.
+
+            Examples:
+              alertd serve --port 8080
+              alertd render app/newMessages --param count=3 --param sender=Ana
+            """,
+        version: "0.1.0",
+        subcommands: [Serve.self, Render.self],
+        defaultSubcommand: Serve.self
+    )
+}

@@ -1,0 +1,44 @@
+import AlertCatalogs
+import AlertServer
+import AlertSpec
+import ArgumentParser
+import Foundation
+
+/// `alertd render CATALOG/TYPE`: prints one rendered spec, as the HTTP API would serve it.
+struct Render: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Print the rendered spec of one alert.",
+        discussion: "Example: alertd render app/newMessages --locale en --param count=3 --param sender=Ana")
+
+    @Argument(help: "The alert, as catalog/type (e.g. app/questionExit).")
+    var alert: String
+
+    @Option(help: "Locale to render (default: the catalog's source language).")
+    var locale: String?
+
+    @Option(name: .customLong("param"), help: "A parameter as name=value; repeat for several.")
+    var parameters: [String] = []
+
+    func run() throws {
+        let parts = alert.split(separator: "/", maxSplits: 1).map(String.init)
+        guard parts.count == 2 else { throw ValidationError("expected catalog/type, got \"\(alert)\"") }
+        var values: [String: ParameterValue] = [:]
+        for parameter in parameters {
+            guard let equals = parameter.firstIndex(of: "=") else {
+                throw ValidationError("--param takes name=value, got \"\(parameter)\"")
+            }
+            values[String(parameter[..<equals])] = .string(String(parameter[parameter.index(after: equals)...]))
+        }
+        do {
+            let spec = try CatalogRegistry.builtIn().render(
+                catalog: parts[0], type: parts[1], parameters: values, locale: locale)
+            FileHandle.standardOutput.write(Data(try OrderedJSONEncoder().encode(spec) + [0x0A]))
+        } catch let error as ParameterError {
+            printError("alertd render: \(error)")
+            throw ExitCode(1)
+        } catch let error as CatalogError {
+            printError("alertd render: \(error)")
+            throw ExitCode(1)
+        }
+    }
+}

@@ -1,0 +1,123 @@
+import AlertCatalogs
+import AlertServer
+import ArgumentParser
+import Dispatch
+import Foundation
+import MicroHTTP
+
+/// `alertd serve`: the HTTP service, until SIGINT or SIGTERM.
+struct Serve: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Serve the HTTP API.",
+        discussion: """
+            Stops cleanly on SIGINT or SIGTERM: no new connections, requests in flight finish
+            (up to --shutdown-grace seconds), exit status 0.
+
+            Example: ALERTD_PORT=9090 alertd serve --host 127.0.0.1
+            """)
+
+    @Option(help: "Address to listen on; ALERTD_HOST. (default: 127.0.0.1)")
+    var host: String?
+
+    @Option(help: "Port to listen on, 0 for any free one; ALERTD_PORT. (default: 8080)")
+    var port: Int?
+
+    @Option(help: "Queue store: \(StoreLocation.usage); ALERTD_STORE. (default: sqlite:./alertd.sqlite)")
+    var store: String?
+
+    @Option(help: "Folder of catalog files; ALERTD_CATALOGS. (default: none)")
+    var catalogs: String?
+
+    @Option(help: "Largest request body in bytes; ALERTD_MAX_BODY_SIZE. (default: 1048576)")
+    var maxBodySize: Int?
+
+    @Option(help: "Worker threads; ALERTD_THREADS. (default: one per core)")
+    var threads: Int?
+
+    @Option(help: "Connections held at once; ALERTD_CONNECTION_LIMIT. (default: 16384)")
+    var connectionLimit: Int?
+
+    @Option(help: "Seconds before an idle connection is closed; ALERTD_CONNECTION_TIMEOUT. (default: 30)")
+    var connectionTimeout: Int?
+
+    @Option(help: "Seconds requests in flight get to finish at shutdown; ALERTD_SHUTDOWN_GRACE. (default: 10)")
+    var shutdownGrace: Int?
+
+    func run() throws {
+        var settings = Settings()
+        let defaults = HTTPServer.Configuration()
+        let http = HTTPServer.Configuration(
+            host: settings.string(host, flagName: "host", env: "ALERTD_HOST", default: defaults.host),
+            port: settings.integer(port, flagName: "port", env: "ALERTD_PORT", default: defaults.port),
+            threads: settings.integer(threads, flagName: "threads", env: "ALERTD_THREADS", default: defaults.threads),
+            connectionLimit: settings.integer(
+                connectionLimit, flagName: "connection-limit", env: "ALERTD_CONNECTION_LIMIT",
+                default: defaults.connectionLimit),
+            connectionTimeout: settings.integer(
+                connectionTimeout, flagName: "connection-timeout", env: "ALERTD_CONNECTION_TIMEOUT",
+                default: defaults.connectionTimeout),
+            maxBodySize: settings.integer(
+                maxBodySize, flagName: "max-body-size", env: "ALERTD_MAX_BODY_SIZE", default: defaults.maxBodySize))
+        let grace = settings.integer(shutdownGrace, flagName: "shutdown-grace", env: "ALERTD_SHUTDOWN_GRACE", default: 10)
+        let storeText = settings.string(store, flagName: "store", env: "ALERTD_STORE", default: "sqlite:./alertd.sqlite")
+        let catalogFolder = settings.value(
+            catalogs, flagName: "catalogs", env: "ALERTD_CATALOGS", default: nil as String?, expected: "a folder") { $0 }
+
+        http.problems.forEach { settings.report($0) }
+        if grace < 0 { settings.report("--shutdown-grace must not be negative, not \(grace)") }
+        var storeLocation = StoreLocation.memory
+        switch StoreLocation.parse(storeText) {
+        case .success(let location): storeLocation = location
+        case .failure(let error): settings.report(error.message)
+        }
+        if let catalogFolder {
+            var isFolder: ObjCBool = false
+            if !FileManager.default.fileExists(atPath: catalogFolder, isDirectory: &isFolder) || !isFolder.boolValue {
+                settings.report("--catalogs: \(catalogFolder) is not a folder")
+            }
+        }
+        guard settings.problems.isEmpty else {
+            for problem in settings.problems { printError("alertd: \(problem)") }
+            throw ExitCode(2)
+        }
+
+        signal(SIGPIPE, SIG_IGN)
+        let openFiles = ResourceLimits.raiseOpenFileLimit()
+        let registry = try CatalogRegistry.builtIn()
+        let service = try AlertService(catalogs: registry)
+        let server = try HTTPServer(configuration: http, handler: service)
+        let hostText = http.host.contains(":") ? "[\(http.host)]" : http.host
+        say("alertd listening on http://\(hostText):\(server.port)")
+        say(
+            "alertd catalogs: \(registry.catalogs.map(\.name).joined(separator: ", ")); store: \(storeLocation);"
+                + " threads: \(http.threads); open-file limit: \(openFiles)")
+
+        waitForTerminationSignal()
+        say("alertd stopping")
+        server.stop(grace: .seconds(grace))
+        say("alertd stopped")
+    }
+
+    /// Blocks until SIGINT or SIGTERM arrives.
+    private func waitForTerminationSignal() {
+        let received = DispatchSemaphore(value: 0)
+        let sources = [SIGINT, SIGTERM].map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { received.signal() }
+            source.resume()
+            return source
+        }
+        received.wait()
+        sources.forEach { $0.cancel() }
+    }
+}
+
+/// Writes a line to standard output at once (tests and supervisors read the address from it).
+func say(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}
+
+func printError(_ line: String) {
+    FileHandle.standardError.write(Data((line + "\n").utf8))
+}

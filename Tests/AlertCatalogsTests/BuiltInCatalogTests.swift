@@ -1,0 +1,114 @@
+import AlertSpec
+import Testing
+
+@testable import AlertCatalogs
+
+@Suite("The built-in app catalog")
+struct BuiltInCatalogTests {
+    let registry: CatalogRegistry
+    let app: any AlertCatalog
+
+    init() throws {
+        registry = try CatalogRegistry.builtIn()
+        app = try #require(registry["app"])
+    }
+
+    private func render(_ type: String, _ parameters: [String: ParameterValue] = [:]) throws -> AlertSpec {
+        try app.render(type: type, parameters: parameters, locale: "en")
+    }
+
+    private func dialog(_ type: String, _ parameters: [String: ParameterValue] = [:]) throws -> AlertSpec.Dialog {
+        guard case .alert(let dialog) = try render(type, parameters).body else {
+            Issue.record("\(type) is not an alert dialog")
+            throw CatalogError.unknownType(catalog: "app", type: type)
+        }
+        return dialog
+    }
+
+    @Test("every case has a sample, and every sample renders in every locale with its example")
+    func everySampleRenders() throws {
+        #expect(app.entries.count == AppAlert.samples.count)
+        for entry in app.entries {
+            for locale in app.locales {
+                let spec = try app.render(type: entry.type, parameters: entry.example, locale: locale)
+                #expect(spec.id == "app/\(entry.type)")
+                #expect(spec.kind == entry.kind)
+                #expect(spec.locale == locale)
+                #expect((0...1000).contains(spec.priority))
+            }
+        }
+    }
+
+    @Test("the issue's alerts exist with the kinds asked for")
+    func requiredAlerts() {
+        let kinds = Dictionary(uniqueKeysWithValues: app.entries.map { ($0.type, $0.kind) })
+        for type in ["questionExit", "answerExit", "logoutConfirm", "newMessages", "pushPermission"] {
+            #expect(kinds[type] == .alert, "\(type)")
+        }
+        for type in ["loading", "saved", "failed"] { #expect(kinds[type] == .hud, "\(type)") }
+    }
+
+    @Test("leaving an editor offers cancel and a destructive choice", arguments: ["questionExit", "answerExit"])
+    func exitAlerts(type: String) throws {
+        let roles = try dialog(type).actions.map(\.role)
+        #expect(roles.filter { $0 == .cancel }.count == 1)
+        #expect(roles.filter { $0 == .destructive }.count == 1)
+    }
+
+    @Test("logout uses the standard OK and Cancel buttons in the platform's words")
+    func logout() throws {
+        let actions = try dialog("logoutConfirm").actions
+        #expect(actions.map(\.id) == ["cancel", "ok"])
+        #expect(actions.map(\.label) == ["Cancel", "OK"])
+        #expect(actions.last?.action == .event(name: "logout"))
+    }
+
+    @Test("new messages names the sender, counts, and opens the inbox")
+    func newMessages() throws {
+        let dialog = try dialog("newMessages", ["count": .string("7"), "sender": .string("Li %@ Wei")])
+        #expect(dialog.title == "New messages from Li %@ Wei")
+        #expect(dialog.message == "Unread messages: 7")
+        #expect(dialog.actions.contains { $0.action == .openURL(url: "alertd-demo://inbox") && $0.role == .primary })
+    }
+
+    @Test("the push pre-prompt asks for the notification permission")
+    func pushPermission() throws {
+        #expect(try dialog("pushPermission").actions.contains { $0.action == .requestPermission(.notifications) })
+    }
+
+    @Test("HUDs show progress, success and failure", arguments: [
+        ("loading", HUDState.progress), ("saved", .success), ("failed", .failed),
+    ])
+    func huds(type: String, state: HUDState) throws {
+        let spec = try render(type)
+        guard case .hud(let hud) = spec.body else { Issue.record("not a HUD"); return }
+        #expect(hud.state == state)
+        #expect(spec.lane == .hud)
+        #expect(hud.text?.isEmpty == false)
+    }
+
+    @Test("the listing describes parameters and examples")
+    func listing() throws {
+        let entry = try #require(app.entry("newMessages"))
+        #expect(
+            entry.parameters == [
+                ParameterInfo(name: "count", type: .integer, required: true),
+                ParameterInfo(name: "sender", type: .string, required: true),
+            ])
+        #expect(entry.example == ["count": .integer(3), "sender": .string("Ana")])
+    }
+
+    @Test("an unknown type and an unknown catalog are not found")
+    func unknown() {
+        #expect(throws: CatalogError.unknownType(catalog: "app", type: "nope")) { try render("nope") }
+        #expect(throws: CatalogError.unknownCatalog("nope")) {
+            try registry.render(catalog: "nope", type: "x", parameters: [:], locale: nil)
+        }
+    }
+
+    @Test("a requested locale falls back to the source language")
+    func localeFallback() {
+        #expect(app.locale(for: "fr-CA") == "en")
+        #expect(app.locale(for: nil) == "en")
+    }
+}

@@ -1,0 +1,120 @@
+import AlertCatalogs
+import AlertSpec
+import Foundation
+import MicroHTTP
+import Testing
+
+@testable import AlertServer
+
+/// Router-level tests: requests go through `AlertService.respond(to:)` without a socket.
+@Suite("Routing and responses without a socket")
+struct RouterTests {
+    let service: AlertService
+
+    init() throws {
+        service = try AlertService(catalogs: .builtIn())
+    }
+
+    private func get(_ path: String, query: [(String, String?)] = [], method: String = "GET") -> HTTPResponse {
+        service.respond(to: HTTPRequest(method: method, path: path, query: query.map { (name: $0.0, value: $0.1) }))
+    }
+
+    private func problem(_ response: HTTPResponse) throws -> Problem {
+        #expect(response.headers["Content-Type"] == "application/problem+json")
+        return try JSONDecoder().decode(Problem.self, from: Data(response.body))
+    }
+
+    @Test("a rendered spec carries its language and varies by Accept-Language")
+    func renderHeaders() throws {
+        let response = get("/v1/catalogs/app/alerts/questionExit", query: [("locale", "en-GB")])
+        #expect(response.status == 200)
+        #expect(response.headers["content-language"] == "en")
+        #expect(response.headers["Vary"] == "Accept-Language")
+        let spec = try JSONDecoder().decode(AlertSpec.self, from: Data(response.body))
+        #expect(spec.id == "app/questionExit")
+        #expect(spec.locale == "en")
+    }
+
+    @Test("parameters come from the query; render options are not parameters")
+    func parameters() throws {
+        let response = get(
+            "/v1/catalogs/app/alerts/newMessages",
+            query: [("count", "2"), ("sender", "Kim"), ("locale", "en"), ("platform", "ios")])
+        #expect(response.status == 200)
+        let spec = try JSONDecoder().decode(AlertSpec.self, from: Data(response.body))
+        guard case .alert(let dialog) = spec.body else { Issue.record("not a dialog"); return }
+        #expect(dialog.title == "New messages from Kim")
+    }
+
+    @Test("parameter problems are 400 and name the parameter", arguments: [
+        ([("sender", "a")], "count", "missing-parameter"),
+        ([("count", "abc"), ("sender", "a")], "count", "invalid-parameter"),
+        ([("count", "1"), ("sender", "a"), ("cout", "2")], "cout", "unknown-parameter"),
+    ] as [([(String, String?)], String, String)])
+    func parameterProblems(query: [(String, String?)], parameter: String, code: String) throws {
+        let response = get("/v1/catalogs/app/alerts/newMessages", query: query)
+        #expect(response.status == 400)
+        let body = try problem(response)
+        #expect(body.parameter == parameter)
+        #expect(body.type == "urn:alertd:problem:\(code)")
+        #expect(body.status == 400)
+    }
+
+    @Test("a parameter given twice, or an unknown platform, is a bad request")
+    func badRequests() throws {
+        let twice = get("/v1/catalogs/app/alerts/newMessages", query: [("count", "1"), ("count", "2"), ("sender", "a")])
+        #expect(twice.status == 400)
+        #expect(try problem(twice).detail.contains("more than once"))
+        let platform = get("/v1/catalogs/app/alerts/questionExit", query: [("platform", "symbian")])
+        #expect(platform.status == 400)
+    }
+
+    @Test("unknown routes, catalogs and types are 404 problems", arguments: [
+        "/", "/v2/catalogs", "/v1/catalogs/nope", "/v1/catalogs/app/alerts/nope", "/v1/catalogs/nope/alerts/x",
+        "/v1/catalogs/app/alerts/questionExit/extra",
+    ])
+    func notFound(path: String) throws {
+        let response = get(path)
+        #expect(response.status == 404)
+        #expect(try problem(response).status == 404)
+    }
+
+    @Test("a wrong method is 405 with Allow; HEAD goes where GET goes")
+    func methods() throws {
+        let response = get("/v1/catalogs", method: "DELETE")
+        #expect(response.status == 405)
+        #expect(response.headers["Allow"] == "GET, HEAD")
+        #expect(try problem(response).status == 405)
+        #expect(get("/v1/catalogs", method: "HEAD").status == 200)
+    }
+
+    @Test("refusals from the HTTP layer become problems with their status")
+    func refusals() throws {
+        let tooLarge = service.reject(.bodyTooLarge(limit: 10), method: "POST", path: "/v1/catalogs")
+        #expect(tooLarge.status == 413)
+        #expect(try problem(tooLarge).type == "urn:alertd:problem:body-too-large")
+        let encoding = service.reject(.invalidEncoding("path"), method: "GET", path: "/x")
+        #expect(encoding.status == 400)
+    }
+
+    @Test("a route's pattern is matched segment by segment")
+    func routerMatching() {
+        var router = Router()
+        router.add("GET", "/a/{x}/c") { _ in HTTPResponse(status: 204) }
+        router.add("POST", "/a/{x}/c") { _ in HTTPResponse(status: 201) }
+        guard case .found(_, let parameters) = router.match(method: "GET", path: "/a/b/c") else {
+            Issue.record("no match")
+            return
+        }
+        #expect(parameters == ["x": "b"])
+        guard case .methodNotAllowed(let allow) = router.match(method: "PUT", path: "/a/b/c") else {
+            Issue.record("expected 405")
+            return
+        }
+        #expect(Set(allow) == ["GET", "POST", "HEAD"])
+        guard case .notFound = router.match(method: "GET", path: "/a/b") else {
+            Issue.record("expected 404")
+            return
+        }
+    }
+}
