@@ -42,6 +42,9 @@ func microHTTPAccess(
         uploadDataSize.pointee = 0
         if context.answered || context.bodyTooLarge { return .YES }
         if context.body.count + count > core.maxBodySize {
+            // MHD 0.9.75 refuses a response queued while body data is still arriving (measured:
+            // MHD_queue_response returns MHD_NO and the client gets an empty reply), so the rest
+            // is drained and the 413 goes out on the final call.
             context.bodyTooLarge = true
             context.body = []
         } else if let uploadData {
@@ -53,15 +56,15 @@ func microHTTPAccess(
     }
 
     if context.answered { return .YES }
+    if context.bodyTooLarge {
+        context.answered = true
+        return reject(.bodyTooLarge(limit: core.maxBodySize), core, connection, method, url)
+    }
     if context.suspended {
         // Resumed by a promise: send what it delivered.
         guard let response = context.pending.withLock({ $0.take() }) else { return .YES }
         context.answered = true
         return queue(response, on: connection)
-    }
-    if context.bodyTooLarge {
-        context.answered = true
-        return reject(.bodyTooLarge(limit: core.maxBodySize), core, connection, method, url)
     }
 
     let request: HTTPRequest

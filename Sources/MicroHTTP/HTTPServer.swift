@@ -1,5 +1,6 @@
 import CMicroHTTPD
 import Foundation
+import Glibc
 import Synchronization
 
 /// An HTTP/1.1 server on libmicrohttpd: worker threads with their own poll() loops, keep-alive,
@@ -12,7 +13,7 @@ public final class HTTPServer: Sendable {
     public let port: Int
 
     private let core: ServerCore
-    private let address: SocketAddress
+    private let listener: Listener
     nonisolated(unsafe) private let daemon: OpaquePointer
     private let stopped = Atomic<Bool>(false)
 
@@ -20,27 +21,24 @@ public final class HTTPServer: Sendable {
         if let problem = configuration.problems.first { throw HTTPServerError.invalidConfiguration(problem) }
         let address = try SocketAddress(host: configuration.host, port: configuration.port)
         let core = ServerCore(handler: handler, maxBodySize: configuration.maxBodySize)
+        let listener = try Listener(address: address, backlog: configuration.listenBacklog)
         var config = alertd_mhd_config(
-            address: UnsafeRawPointer(address.storage).assumingMemoryBound(to: sockaddr.self),
-            ipv6: address.isIPv6 ? 1 : 0,
             thread_pool_size: UInt32(configuration.threads),
             connection_limit: UInt32(configuration.connectionLimit),
             per_ip_connection_limit: UInt32(configuration.perClientConnectionLimit),
             connection_memory_limit: configuration.connectionMemoryLimit,
-            connection_timeout_seconds: UInt32(configuration.connectionTimeout),
-            listen_backlog: UInt32(configuration.listenBacklog))
+            connection_timeout_seconds: UInt32(configuration.connectionTimeout))
         let context = Unmanaged.passUnretained(core).toOpaque()
-        guard
-            let daemon = alertd_mhd_start(
-                &config, microHTTPAccess, context, microHTTPCompleted, context)
-        else {
+        guard let daemon = alertd_mhd_start(&config, microHTTPAccess, context, microHTTPCompleted, context) else {
+            listener.close()
             throw HTTPServerError.cannotListen(host: configuration.host, port: configuration.port)
         }
+        listener.start(daemon: daemon)
         self.configuration = configuration
         self.core = core
-        self.address = address
+        self.listener = listener
         self.daemon = daemon
-        self.port = Int(alertd_mhd_bound_port(daemon))
+        self.port = listener.port
     }
 
     /// Requests received and not yet completed.
@@ -54,14 +52,13 @@ public final class HTTPServer: Sendable {
         suspendedResponse: HTTPResponse = HTTPResponse(status: 503, contentType: "text/plain", text: "shutting down")
     ) {
         guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        let listener = MHD_quiesce_daemon(daemon)
+        listener.close()
         core.answerSuspended(with: suspendedResponse)
         let deadline = ContinuousClock.now + grace
         while core.inFlight.load(ordering: .relaxed) > 0, ContinuousClock.now < deadline {
             Thread.sleep(forTimeInterval: 0.01)
         }
         MHD_stop_daemon(daemon)
-        if listener >= 0 { close(listener) }
     }
 
     deinit { stop(grace: .zero) }

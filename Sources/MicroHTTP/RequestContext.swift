@@ -6,9 +6,9 @@ import Synchronization
 final class RequestContext: @unchecked Sendable {
     /// Body bytes received so far (never more than the limit).
     var body: [UInt8] = []
-    /// The body went past the limit; the rest is drained and the request answered 413.
+    /// The body went past the limit: the rest is drained and the request answered 413.
     var bodyTooLarge = false
-    /// A response was already queued (early 413); later calls only drain.
+    /// A response was already queued (a declared oversized body); later calls only drain.
     var answered = false
     /// The connection is suspended waiting for `pending`.
     var suspended = false

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 
 /// Process limits a server needs raised before it accepts thousands of connections.
 public enum ResourceLimits {

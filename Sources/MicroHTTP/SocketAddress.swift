@@ -1,10 +1,15 @@
+import CMicroHTTPD
 import Foundation
+import Glibc
 
 /// A resolved bind address, kept alive for as long as the daemon that uses it.
 final class SocketAddress: @unchecked Sendable {
     /// Owned storage; never mutated after init.
     let storage: UnsafeMutablePointer<sockaddr_storage>
     let isIPv6: Bool
+    /// As given, for messages.
+    let host: String
+    let port: Int
 
     /// Resolves `host` (a literal or a name) for a passive TCP socket on `port`.
     init(host: String, port: Int) throws {
@@ -22,6 +27,8 @@ final class SocketAddress: @unchecked Sendable {
         storage.initialize(to: sockaddr_storage())
         UnsafeMutableRawPointer(storage).copyMemory(from: first.pointee.ai_addr, byteCount: Int(first.pointee.ai_addrlen))
         isIPv6 = first.pointee.ai_family == AF_INET6
+        self.host = host
+        self.port = port
     }
 
     deinit { storage.deallocate() }
