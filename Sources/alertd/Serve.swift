@@ -82,6 +82,9 @@ struct Serve: ParsableCommand {
         }
 
         signal(SIGPIPE, SIG_IGN)
+        // Catch SIGINT/SIGTERM before anyone can learn the address: a signal sent right after
+        // the "listening" line must stop the server cleanly, not kill it or go unnoticed.
+        let termination = TerminationSignals()
         let openFiles = ResourceLimits.raiseOpenFileLimit()
         let registry = try CatalogRegistry.builtIn()
         let service = try AlertService(catalogs: registry)
@@ -92,22 +95,30 @@ struct Serve: ParsableCommand {
             "alertd catalogs: \(registry.catalogs.map(\.name).joined(separator: ", ")); store: \(storeLocation);"
                 + " threads: \(http.threads); open-file limit: \(openFiles)")
 
-        waitForTerminationSignal()
+        termination.wait()
         say("alertd stopping")
         server.stop(grace: .seconds(grace))
         say("alertd stopped")
     }
+}
 
-    /// Blocks until SIGINT or SIGTERM arrives.
-    private func waitForTerminationSignal() {
-        let received = DispatchSemaphore(value: 0)
-        let sources = [SIGINT, SIGTERM].map { number in
+/// SIGINT and SIGTERM, caught from creation on and delivered to `wait()`.
+final class TerminationSignals {
+    private let received = DispatchSemaphore(value: 0)
+    private var sources: [any DispatchSourceSignal] = []
+
+    init() {
+        for number in [SIGINT, SIGTERM] {
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { received.signal() }
+            source.setEventHandler { [received] in received.signal() }
             source.resume()
-            return source
+            sources.append(source)
         }
+    }
+
+    /// Blocks until one of the signals arrives.
+    func wait() {
         received.wait()
         sources.forEach { $0.cancel() }
     }
