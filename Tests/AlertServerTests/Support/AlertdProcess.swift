@@ -1,0 +1,135 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import AlertCatalogs
+import AlertServer
+import AlertSpec
+import Dispatch
+import Foundation
+import MicroHTTP
+import Synchronization
+import Testing
+
+/// kill(2), under a name the helper's own `kill()` does not shadow.
+func signalProcess(_ pid: Int32, _ signal: Int32) -> Int32 {
+    kill(pid, signal)
+}
+
+/// The built `alertd` executable, run as a child process with bounded waits.
+final class AlertdProcess {
+    struct Finished {
+        var exited: Bool
+        var status: Int32
+        var standardOutput: String
+        var standardError: String
+    }
+
+    let process = Process()
+    private let output = Pipe()
+    private let errors = Pipe()
+    private var pendingOutput: [UInt8] = []
+
+    /// `alertd` next to the test bundle (`swift test` puts both in the build folder), else in
+    /// the package's `.build/debug`.
+    static func executable() throws -> URL {
+        var candidates: [URL] = []
+        let testBinary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        var folder = testBinary.deletingLastPathComponent()
+        for _ in 0..<4 {
+            candidates.append(folder.appendingPathComponent("alertd"))
+            folder = folder.deletingLastPathComponent()
+        }
+        candidates.append(Bundle.main.bundleURL.appendingPathComponent("alertd"))
+        var package = URL(fileURLWithPath: #filePath)
+        for _ in 0..<6 {
+            package = package.deletingLastPathComponent()
+            candidates.append(package.appendingPathComponent(".build/debug/alertd"))
+        }
+        for candidate in candidates {
+            var isFolder: ObjCBool = false
+            if FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isFolder), !isFolder.boolValue,
+                FileManager.default.isExecutableFile(atPath: candidate.path)
+            {
+                return candidate
+            }
+        }
+        throw RawHTTPError.closed("alertd executable not found; looked in \(candidates.map(\.path))")
+    }
+
+    static func launch(_ arguments: [String]) throws -> AlertdProcess {
+        let run = AlertdProcess()
+        run.process.executableURL = try executable()
+        run.process.arguments = arguments
+        // The flags under test win; no ALERTD_* from the environment may change the outcome.
+        run.process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("ALERTD_") }
+        run.process.currentDirectoryURL = FileManager.default.temporaryDirectory
+        run.process.standardOutput = run.output
+        run.process.standardError = run.errors
+        run.process.standardInput = FileHandle.nullDevice
+        try run.process.run()
+        return run
+    }
+
+    /// Runs to completion (at most `limit`), collecting both streams.
+    static func run(_ arguments: [String], limit: Duration = .seconds(10)) throws -> Finished {
+        let run = try launch(arguments)
+        let exited = run.waitForExit(within: limit)
+        if !exited { run.kill() }
+        let out = run.output.fileHandleForReading.readDataToEndOfFile()
+        let err = run.errors.fileHandleForReading.readDataToEndOfFile()
+        return Finished(
+            exited: exited, status: exited ? run.process.terminationStatus : -1,
+            standardOutput: String(decoding: out, as: UTF8.self), standardError: String(decoding: err, as: UTF8.self))
+    }
+
+    /// The next line of standard output, waiting at most `limit`.
+    func readStandardOutputLine(within limit: Duration) -> String? {
+        let fd = output.fileHandleForReading.fileDescriptor
+        let deadline = ContinuousClock.now + limit
+        while true {
+            if let newline = pendingOutput.firstIndex(of: 0x0A) {
+                let line = String(decoding: pendingOutput[..<newline], as: UTF8.self)
+                pendingOutput.removeFirst(newline + 1)
+                return line
+            }
+            let left = deadline - ContinuousClock.now
+            guard left > .zero else { return nil }
+            var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&poller, 1, Int32(max(1, left.components.seconds * 1000 + 1)))
+            if ready < 0, errno == EINTR { continue }
+            guard ready > 0 else { return nil }
+            var chunk = [UInt8](repeating: 0, count: 4096)
+            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            guard count > 0 else { return nil }
+            pendingOutput += chunk[..<count]
+        }
+    }
+
+    /// Whatever is on standard error now (for failure messages), without blocking.
+    func standardErrorSoFar() -> String {
+        let fd = errors.fileHandleForReading.fileDescriptor
+        var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        guard poll(&poller, 1, 0) > 0 else { return "" }
+        var chunk = [UInt8](repeating: 0, count: 8192)
+        let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        return count > 0 ? String(decoding: chunk[..<count], as: UTF8.self) : ""
+    }
+
+    func waitForExit(within limit: Duration) -> Bool {
+        let deadline = ContinuousClock.now + limit
+        while process.isRunning {
+            guard ContinuousClock.now < deadline else { return false }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        return true
+    }
+
+    /// Makes sure the child is gone: SIGKILL if it still runs, then reap it.
+    func kill() {
+        guard process.isRunning else { return }
+        _ = signalProcess(process.processIdentifier, SIGKILL)
+        _ = waitForExit(within: .seconds(5))
+    }
+}

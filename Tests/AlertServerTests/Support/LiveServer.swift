@@ -1,0 +1,44 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import AlertCatalogs
+import AlertServer
+import Foundation
+import MicroHTTP
+
+/// Runs `body` against the real alertd service on a real socket: an `HTTPServer` bound to
+/// 127.0.0.1 on a port the system picks, serving the built-in catalogs. The server is stopped
+/// when `body` returns or throws.
+///
+/// ```swift
+/// try withLiveServer { port in
+///     let response = try RawHTTPClient(port: port).request("GET", "/livez")
+///     #expect(response.status == 200)
+/// }
+/// ```
+func withLiveServer<Result>(
+    maxBodySize: Int = 1024 * 1024,
+    threads: Int = 2,
+    connectionTimeout: Int = 10,
+    _ body: (_ port: Int) throws -> Result
+) throws -> Result {
+    _ = LiveServer.ignoreBrokenPipes
+    let service = try AlertService(catalogs: .builtIn())
+    let server = try HTTPServer(
+        configuration: .init(
+            host: "127.0.0.1", port: 0, threads: threads, connectionTimeout: connectionTimeout,
+            maxBodySize: maxBodySize),
+        handler: service)
+    defer { server.stop(grace: .seconds(2)) }
+    return try body(server.port)
+}
+
+enum LiveServer {
+    /// A client that went away must not kill the test process with SIGPIPE when the in-process
+    /// server writes to it (`alertd serve` ignores SIGPIPE the same way). Evaluated once.
+    static let ignoreBrokenPipes: Void = {
+        _ = signal(SIGPIPE, SIG_IGN)
+    }()
+}
