@@ -38,7 +38,7 @@ let package = Package(
         ),
         .target(
             name: "AlertCatalogs",
-            dependencies: ["AlertSpec"],
+            dependencies: ["AlertSpec", .product(name: "Yams", package: "Yams")],
             swiftSettings: swiftSettings
         ),
         .target(

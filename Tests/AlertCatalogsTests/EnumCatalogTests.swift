@@ -3,20 +3,21 @@ import Testing
 
 @testable import AlertCatalogs
 
-/// A catalog whose samples break the rules in three ways at once.
+/// A catalog whose samples break the rules in three ways at once: a duplicate sample, a toast
+/// without its content, a list parameter.
 private enum BrokenAlert: AlertTarget {
     case fine
-    case sheetKind
+    case toastKind
     case listParameter(items: [String])
 
     var title: LocalizedText? { LocalizedText("t", default: "Title") }
     var actions: [AlertAction] { [.ok()] }
-    var kind: AlertKind { self == .sheetKind ? .sheet : .alert }
-    static var samples: [BrokenAlert] { [.fine, .fine, .sheetKind, .listParameter(items: ["a"])] }
+    var kind: AlertKind { self == .toastKind ? .toast : .alert }
+    static var samples: [BrokenAlert] { [.fine, .fine, .toastKind, .listParameter(items: ["a"])] }
 
     static func == (lhs: Self, rhs: Self) -> Bool {
         switch (lhs, rhs) {
-        case (.fine, .fine), (.sheetKind, .sheetKind): true
+        case (.fine, .fine), (.toastKind, .toastKind): true
         default: false
         }
     }
@@ -32,7 +33,7 @@ struct EnumCatalogTests {
         let problems = error?.problems ?? []
         #expect(problems.count == 3)
         #expect(problems.contains { $0.contains("more than one sample") })
-        #expect(problems.contains { $0.contains("sheet") })
+        #expect(problems.contains { $0.contains("toast") })
         #expect(problems.contains { $0.contains("items") })
         #expect(error?.isNotFound == false)
     }

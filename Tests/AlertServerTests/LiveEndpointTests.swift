@@ -31,7 +31,7 @@ struct LiveEndpointTests {
             #expect(response.mediaType == "application/json")
             let health = try response.decode(HealthBody.self)
             #expect(health.status == expectedStatus)
-            if path == "/readyz" { #expect(health.catalogs == 1) }
+            if path == "/readyz" { #expect(health.catalogs == 2) }
         }
     }
 
@@ -53,17 +53,18 @@ struct LiveEndpointTests {
 
     // MARK: Catalogs
 
-    @Test("GET /v1/catalogs lists the app catalog with its number of alerts")
+    @Test("GET /v1/catalogs lists the built-in catalogs with their numbers of alerts")
     func catalogList() throws {
         try withLiveServer { port in
             // Given the built-in catalogs
             // When a client lists them
             let response = try RawHTTPClient(port: port).request("GET", "/v1/catalogs")
-            // Then there is one, `app`, counting every AppAlert sample
+            // Then there are `app` and `onboarding`, each counting its enum's samples
             #expect(response.status == 200)
             #expect(response.mediaType == "application/json")
             let list = try response.decode(CatalogListBody.self)
-            #expect(list.catalogs.map(\.name) == ["app"])
+            #expect(list.catalogs.map(\.name) == ["app", "onboarding"])
+            #expect(list.catalogs.last?.count == OnboardingAlert.samples.count)
             let app = try #require(list.catalogs.first)
             #expect(app.count == AppAlert.samples.count)
             #expect(app.sourceLanguage == "en")

@@ -19,7 +19,7 @@ struct OrderedJSONEncoderTests {
         // Then the members come in declaration order and the bytes are equal
         #expect(
             first
-                == #"{"schemaVersion":1,"id":"app/saved","kind":"hud","lane":"hud","locale":"en","direction":"ltr","priority":900,"state":"success","text":"Saved"}"#
+                == #"{"schemaVersion":1,"id":"app/saved","kind":"hud","lane":"hud","locale":"en","direction":"ltr","priority":900,"state":"success","text":"Saved","autoHide":2}"#
         )
         #expect(first == second)
     }

@@ -11,12 +11,18 @@ public protocol AlertCatalog: Sendable {
     var locales: [String] { get }
     /// Its alert types, in declaration order.
     var entries: [AlertTypeInfo] { get }
-    /// Renders one alert. `locale` must be one of `locales` (see `locale(for:)`).
-    /// Throws `CatalogError` for an unknown type and `ParameterError` for bad parameters.
-    func render(type: String, parameters: [String: ParameterValue], locale: String) throws -> AlertSpec
+    /// One alert as a validated, normalized draft in `locale` (one of `locales`; see
+    /// `locale(for:)`). Throws `CatalogError` for an unknown type, `ParameterError` for bad
+    /// parameters and `InvalidSpec` when the parameters make a spec that breaks the rules.
+    func draft(type: String, parameters: [String: ParameterValue], locale: String) throws -> SpecDraft
 }
 
 extension AlertCatalog {
+    /// One alert rendered as a spec, id `name/type`.
+    public func render(type: String, parameters: [String: ParameterValue], locale: String) throws -> AlertSpec {
+        try draft(type: type, parameters: parameters, locale: locale).spec(id: "\(name)/\(type)", locale: locale)
+    }
+
     /// The entry for a type, or nil.
     public func entry(_ type: String) -> AlertTypeInfo? { entries.first { $0.type == type } }
 }

@@ -1,11 +1,13 @@
 import AlertSpec
 
-/// Every catalog the server serves, by name, in a stable order.
-public struct CatalogRegistry: Sendable {
+/// Every catalog the server serves, by name, in a stable order. It is also the directory that
+/// `next` actions are resolved against: building a registry checks that every alert's `next`
+/// actions, in every catalog, name an alert that exists with parameters that build it.
+public struct CatalogRegistry: Sendable, AlertDirectory {
     public let catalogs: [any AlertCatalog]
     private let byName: [String: any AlertCatalog]
 
-    /// Fails when two catalogs share a name.
+    /// Fails when two catalogs share a name or an alert's `next` action leads nowhere.
     public init(_ catalogs: [any AlertCatalog]) throws {
         var byName: [String: any AlertCatalog] = [:]
         for catalog in catalogs {
@@ -16,21 +18,60 @@ public struct CatalogRegistry: Sendable {
         }
         self.catalogs = catalogs
         self.byName = byName
+        try checkReferences()
     }
 
     /// The catalogs compiled into alertd, each checked in full.
     public static func builtIn() throws -> CatalogRegistry {
-        try CatalogRegistry([EnumCatalog(name: "app", AppAlert.self, localizer: SourceLocalizer(sourceLanguage: "en"))])
+        try CatalogRegistry(builtInCatalogs())
+    }
+
+    /// The built-in catalogs, not yet joined into a registry.
+    public static func builtInCatalogs() throws -> [any AlertCatalog] {
+        let english = SourceLocalizer(sourceLanguage: "en")
+        return [
+            try EnumCatalog(name: "app", AppAlert.self, localizer: english),
+            try EnumCatalog(name: "onboarding", OnboardingAlert.self, localizer: english),
+        ]
     }
 
     public subscript(name: String) -> (any AlertCatalog)? { byName[name] }
 
-    /// Looks up `catalog/type` (or a catalog and a type) and renders it.
+    /// Looks up a catalog and a type and renders it.
     public func render(
         catalog name: String, type: String, parameters: [String: ParameterValue], locale requested: String?
     ) throws -> AlertSpec {
         guard let catalog = byName[name] else { throw CatalogError.unknownCatalog(name) }
         return try catalog.render(type: type, parameters: parameters, locale: catalog.locale(for: requested))
+    }
+
+    public func problem(alert: String, parameters: [String: ParameterValue]) -> (code: String, message: String)? {
+        let parts = alert.split(separator: "/", maxSplits: 1).map(String.init)
+        guard parts.count == 2, let catalog = byName[parts[0]], catalog.entry(parts[1]) != nil else {
+            return ("unknown-alert", "There is no alert \"\(alert)\".")
+        }
+        do {
+            _ = try catalog.draft(type: parts[1], parameters: parameters, locale: catalog.sourceLanguage)
+            return nil
+        } catch let error as ParameterError {
+            return ("invalid-next-params", "\(alert): \(error.description)")
+        } catch {
+            return ("invalid-next-params", "\(alert) cannot be rendered with these parameters: \(error)")
+        }
+    }
+
+    /// Every entry's example, validated with this registry as the directory.
+    private func checkReferences() throws {
+        let validator = SpecValidator(directory: self)
+        for catalog in catalogs {
+            var problems: [String] = []
+            for entry in catalog.entries {
+                guard let draft = try? catalog.draft(type: entry.type, parameters: entry.example, locale: catalog.sourceLanguage)
+                else { continue }
+                problems += validator.validate(draft).errors.map { "\(entry.type): \($0)" }
+            }
+            if !problems.isEmpty { throw CatalogError.invalid(catalog: catalog.name, problems: problems) }
+        }
     }
 }
 

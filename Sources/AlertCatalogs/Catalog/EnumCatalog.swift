@@ -2,13 +2,14 @@ import AlertSpec
 import Foundation
 
 /// A catalog backed by an `AlertTarget` enum. Building one checks every case's sample: it must
-/// have a unique type, parameters that decode back into the case, and render in every locale.
-/// A catalog that fails the check never serves.
+/// have a unique type, parameters that decode back into the case, and render a valid spec in
+/// every locale. A catalog that fails the check never serves.
 public struct EnumCatalog<Target: AlertTarget>: AlertCatalog {
     public let name: String
     public let entries: [AlertTypeInfo]
     private let localizer: any Localizer
     private let known: Set<String>
+    private let validator = SpecValidator()
 
     public var sourceLanguage: String { localizer.sourceLanguage }
     public var locales: [String] { localizer.locales }
@@ -26,7 +27,11 @@ public struct EnumCatalog<Target: AlertTarget>: AlertCatalog {
                 let parameters = try ParameterDecoder.parameters(of: Target.self, type: type)
                 let rebuilt = try ParameterDecoder.decode(Target.self, type: type, parameters: example)
                 for locale in localizer.locales {
-                    _ = try rebuilt.render(id: "\(name)/\(type)", locale: locale, localizer: localizer)
+                    do {
+                        _ = try validator.validated(try rebuilt.draft(locale: locale, localizer: localizer))
+                    } catch let invalid as InvalidSpec {
+                        problems += invalid.issues.map { "\(type) (\(locale)): \($0)" }
+                    }
                 }
                 entries.append(AlertTypeInfo(type: type, kind: sample.kind, parameters: parameters, example: example))
             } catch {
@@ -41,10 +46,10 @@ public struct EnumCatalog<Target: AlertTarget>: AlertCatalog {
         self.known = Set(entries.map(\.type))
     }
 
-    public func render(type: String, parameters: [String: ParameterValue], locale: String) throws -> AlertSpec {
+    public func draft(type: String, parameters: [String: ParameterValue], locale: String) throws -> SpecDraft {
         guard known.contains(type) else { throw CatalogError.unknownType(catalog: name, type: type) }
         let target = try ParameterDecoder.decode(Target.self, type: type, parameters: parameters)
-        return try target.render(id: "\(name)/\(type)", locale: locale, localizer: localizer)
+        return try validator.validated(try target.draft(locale: locale, localizer: localizer))
     }
 
     /// A case's name and labelled associated values, read from its synthesized encoding.

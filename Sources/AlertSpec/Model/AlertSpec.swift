@@ -1,7 +1,8 @@
 /// A rendered popup: what a client needs to draw one alert, in one language.
 ///
 /// The JSON form is the envelope (`schemaVersion`, `id`, `kind`, `lane`, `locale`, `direction`,
-/// `priority`) followed by the kind's own fields, in a fixed order.
+/// `priority`) followed by the kind's own fields, in a fixed order, every field with a
+/// documented default filled in.
 public struct AlertSpec: Sendable, Equatable, Codable {
     /// Bumped on breaking changes to the JSON form.
     public static let currentSchemaVersion = 1
@@ -17,14 +18,24 @@ public struct AlertSpec: Sendable, Equatable, Codable {
     /// The kind and its fields.
     public var body: Body
 
+    public typealias Toast = ToastContent<String>
+    public typealias Card = CardFlow<String>
+
+    /// A kind and its fields.
     public enum Body: Sendable, Equatable {
         case alert(Dialog)
+        case sheet(Sheet)
         case hud(HUD)
+        case toast(Toast)
+        case card(Card)
 
         public var kind: AlertKind {
             switch self {
             case .alert: .alert
+            case .sheet: .sheet
             case .hud: .hud
+            case .toast: .toast
+            case .card: .card
             }
         }
     }
@@ -57,10 +68,7 @@ public struct AlertSpec: Sendable, Equatable, Codable {
         try container.encode(locale, forKey: .locale)
         try container.encode(direction, forKey: .direction)
         try container.encode(priority, forKey: .priority)
-        switch body {
-        case .alert(let dialog): try dialog.encode(to: encoder)
-        case .hud(let hud): try hud.encode(to: encoder)
-        }
+        try body.encodeFields(to: encoder)
     }
 
     public init(from decoder: any Decoder) throws {
@@ -70,12 +78,30 @@ public struct AlertSpec: Sendable, Equatable, Codable {
         locale = try container.decode(String.self, forKey: .locale)
         direction = try container.decode(TextDirection.self, forKey: .direction)
         priority = try container.decode(Int.self, forKey: .priority)
-        switch try container.decode(AlertKind.self, forKey: .kind) {
-        case .alert: body = .alert(try Dialog(from: decoder))
-        case .hud: body = .hud(try HUD(from: decoder))
-        case let kind:
-            throw DecodingError.dataCorruptedError(
-                forKey: .kind, in: container, debugDescription: "kind \"\(kind.rawValue)\" is not supported yet")
+        body = try Body(kind: try container.decode(AlertKind.self, forKey: .kind), from: decoder)
+    }
+}
+
+extension AlertSpec.Body {
+    /// Decodes the fields of `kind` from the same object as the envelope.
+    public init(kind: AlertKind, from decoder: any Decoder) throws {
+        switch kind {
+        case .alert: self = .alert(try AlertSpec.Dialog(from: decoder))
+        case .sheet: self = .sheet(try AlertSpec.Sheet(from: decoder))
+        case .hud: self = .hud(try AlertSpec.HUD(from: decoder))
+        case .toast: self = .toast(try AlertSpec.Toast(from: decoder))
+        case .card: self = .card(try AlertSpec.Card(from: decoder))
+        }
+    }
+
+    /// Encodes the kind's fields into the same object as the envelope.
+    public func encodeFields(to encoder: any Encoder) throws {
+        switch self {
+        case .alert(let dialog): try dialog.encode(to: encoder)
+        case .sheet(let sheet): try sheet.encode(to: encoder)
+        case .hud(let hud): try hud.encode(to: encoder)
+        case .toast(let toast): try toast.encode(to: encoder)
+        case .card(let card): try card.encode(to: encoder)
         }
     }
 }

@@ -36,3 +36,16 @@ public struct HUDContent: Sendable, Equatable {
         self.autoHide = autoHide
     }
 }
+
+/// A text field as a catalog declares it: its placeholder is localized when rendered.
+public struct InputField: Sendable, Equatable {
+    public var placeholder: LocalizedText?
+    public var keyboard: AlertInput.Keyboard
+    public var secure: Bool
+
+    public init(placeholder: LocalizedText? = nil, keyboard: AlertInput.Keyboard = .default, secure: Bool = false) {
+        self.placeholder = placeholder
+        self.keyboard = keyboard
+        self.secure = secure
+    }
+}

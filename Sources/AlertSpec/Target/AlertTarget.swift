@@ -32,14 +32,23 @@ public protocol AlertTarget: Codable, Sendable {
     var message: LocalizedText? { get }
     /// An image above the text. Default: none.
     var image: AlertImage? { get }
-    /// The buttons, in display order. Default: none.
+    /// For alerts: a text field under the message. Default: none.
+    var input: InputField? { get }
+    /// The buttons, in display order; for a sheet, its options and (else the standard one) its
+    /// cancel. Default: none.
     var actions: [AlertAction] { get }
     /// 0…1000, higher first when queued. Default: 500.
     var priority: Int { get }
     /// How the alert appears. Default: `Presentation()`.
     var presentation: Presentation { get }
+    /// How the alert looks: fonts, colours, border. Default: `DialogAppearance()`.
+    var appearance: DialogAppearance { get }
     /// For HUDs: state, progress and auto-hide. Default: a progress HUD.
     var hud: HUDContent { get }
+    /// For toasts: the layout, placement and animation. Default: none (a toast needs one).
+    var toast: ToastContent<LocalizedText>? { get }
+    /// For cards: the pages of the flow. Default: none (a card needs one).
+    var card: CardFlow<LocalizedText>? { get }
     /// The key that makes two queued alerts the same; nil means type plus parameters. Default: nil.
     var dedupeKey: String? { get }
     /// One value per case with example parameters (Moya's `sampleData`): it feeds the catalog
@@ -53,9 +62,13 @@ extension AlertTarget {
     public var message: LocalizedText? { nil }
     public var style: AlertStyle { .dialog }
     public var image: AlertImage? { nil }
+    public var input: InputField? { nil }
     public var actions: [AlertAction] { [] }
     public var priority: Int { 500 }
     public var presentation: Presentation { Presentation() }
+    public var appearance: DialogAppearance { DialogAppearance() }
     public var hud: HUDContent { HUDContent(state: .progress) }
+    public var toast: ToastContent<LocalizedText>? { nil }
+    public var card: CardFlow<LocalizedText>? { nil }
     public var dedupeKey: String? { nil }
 }

@@ -1,0 +1,84 @@
+/// Shared visual tokens. Colours are `#RRGGBB` or `#RRGGBBAA` strings; sizes are points.
+
+/// A font: size, weight and optionally a family (else the system font).
+public struct Font: Sendable, Equatable, Codable {
+    public var size: Double
+    public var weight: Weight
+    public var family: String?
+
+    public enum Weight: String, Sendable, Codable, CaseIterable { case regular, medium, semibold, bold }
+
+    public init(size: Double = 17, weight: Weight = .regular, family: String? = nil) {
+        self.size = size
+        self.weight = weight
+        self.family = family
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        size = try c.value(.size, default: 17)
+        weight = try c.value(.weight, default: .regular)
+        family = try c.decodeIfPresent(String.self, forKey: .family)
+    }
+}
+
+/// Horizontal text alignment.
+public enum TextAlignment: String, Sendable, Codable, CaseIterable { case leading, center, trailing }
+
+/// How a piece of text looks.
+public struct TextStyle: Sendable, Equatable, Codable {
+    public var font: Font
+    public var color: String
+    public var alignment: TextAlignment
+
+    public init(font: Font = Font(), color: String = "#000000FF", alignment: TextAlignment = .center) {
+        self.font = font
+        self.color = color
+        self.alignment = alignment
+    }
+
+    /// Decodes with the given defaults for what is absent.
+    init(from decoder: any Decoder, defaults: TextStyle) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        font = try c.value(.font, default: defaults.font)
+        color = try c.value(.color, default: defaults.color)
+        alignment = try c.value(.alignment, default: defaults.alignment)
+    }
+
+    public init(from decoder: any Decoder) throws { try self.init(from: decoder, defaults: TextStyle()) }
+}
+
+/// A displacement in points.
+public struct Offset: Sendable, Equatable, Codable {
+    public var x: Double
+    public var y: Double
+
+    public init(x: Double = 0, y: Double = 0) {
+        self.x = x
+        self.y = y
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        x = try c.value(.x, default: 0)
+        y = try c.value(.y, default: 0)
+    }
+}
+
+/// An image: a bundled asset or a URL, optionally tinted. Exactly one of `asset` and `url`.
+public struct AlertImage: Sendable, Equatable, Codable {
+    public var asset: String?
+    public var url: String?
+    public var tint: String?
+
+    public static func asset(_ name: String, tint: String? = nil) -> Self { .init(asset: name, url: nil, tint: tint) }
+    public static func url(_ url: String, tint: String? = nil) -> Self { .init(asset: nil, url: url, tint: tint) }
+}
+
+extension KeyedDecodingContainer {
+    /// The value for `key`, or `fallback` when the key is absent or null: how every optional
+    /// field with a documented default is read.
+    func value<T: Decodable>(_ key: Key, default fallback: @autoclosure () -> T) throws -> T {
+        try decodeIfPresent(T.self, forKey: key) ?? fallback()
+    }
+}

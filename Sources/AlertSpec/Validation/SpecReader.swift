@@ -1,0 +1,108 @@
+import Foundation
+
+/// Reads a spec draft from JSON as a client or an operator wrote it, reporting what does not fit
+/// the model as issues with pointers: a missing or mistyped field, an unknown kind or action
+/// type, and any member the model does not have (the model is closed, so a misspelt field is
+/// an error rather than silently ignored).
+public enum SpecReader {
+    /// Envelope members a client may send back; the server fills them itself.
+    public static let envelopeMembers: Set<String> = ["schemaVersion", "id", "lane", "locale", "direction"]
+
+    /// The body is not JSON at all (as opposed to JSON that is not a valid spec).
+    public struct MalformedJSON: Error, Sendable, Equatable {
+        public var message: String
+    }
+
+    /// Decodes `data`; throws `MalformedJSON` when it is not a JSON object.
+    public static func read(_ data: Data) throws -> Result<SpecDraft, InvalidSpec> {
+        let tree: Any
+        do {
+            tree = try JSONSerialization.jsonObject(with: data)
+        } catch {
+            throw MalformedJSON(message: "The body is not valid JSON.")
+        }
+        guard tree is [String: Any] else { throw MalformedJSON(message: "The body must be a JSON object.") }
+        return read(tree: tree, data: data)
+    }
+
+    /// Decodes a JSON value already parsed (`JSONSerialization` or YAML types).
+    public static func read(tree: Any) -> Result<SpecDraft, InvalidSpec> {
+        guard JSONSerialization.isValidJSONObject(tree), let data = try? JSONSerialization.data(withJSONObject: tree) else {
+            return .failure(InvalidSpec([SpecIssue(pointer: "", code: "invalid-type", message: "A spec must be an object.")]))
+        }
+        return read(tree: tree, data: data)
+    }
+
+    private static func read(tree: Any, data: Data) -> Result<SpecDraft, InvalidSpec> {
+        let draft: SpecDraft
+        do {
+            draft = try JSONDecoder().decode(SpecDraft.self, from: data)
+        } catch let error as SpecDecodingError {
+            return .failure(InvalidSpec([SpecIssue(pointer: error.pointer, code: error.code, message: error.message)]))
+        } catch let error as DecodingError {
+            return .failure(InvalidSpec([issue(for: error)]))
+        } catch {
+            return .failure(InvalidSpec([SpecIssue(pointer: "", code: "invalid-spec", message: "The spec could not be read.")]))
+        }
+        var unknown: [SpecIssue] = []
+        if let encoded = try? OrderedJSONEncoder().encode(draft),
+            let normalized = try? JSONSerialization.jsonObject(with: Data(encoded))
+        {
+            findUnknown(tree, in: normalized, at: "", into: &unknown)
+        }
+        return unknown.isEmpty ? .success(draft) : .failure(InvalidSpec(unknown))
+    }
+
+    /// Every member of `given` absent from `known` at the same place (the normalized form has
+    /// every member the model knows, defaults included).
+    private static func findUnknown(_ given: Any, in known: Any, at pointer: String, into issues: inout [SpecIssue]) {
+        if let object = given as? [String: Any], let knownObject = known as? [String: Any] {
+            for key in object.keys.sorted() {
+                let at = pointer + "/" + JSONPointer.escape(key)
+                if let value = knownObject[key] {
+                    findUnknown(object[key]!, in: value, at: at, into: &issues)
+                } else if !(pointer.isEmpty && envelopeMembers.contains(key)) {
+                    issues.append(SpecIssue(pointer: at, code: "unknown-field", message: "\"\(key)\" is not a field here."))
+                }
+            }
+        } else if let array = given as? [Any], let knownArray = known as? [Any] {
+            for (index, element) in array.enumerated() where index < knownArray.count {
+                findUnknown(element, in: knownArray[index], at: "\(pointer)/\(index)", into: &issues)
+            }
+        }
+    }
+
+    static func issue(for error: DecodingError) -> SpecIssue {
+        switch error {
+        case .keyNotFound(let key, let context):
+            return SpecIssue(
+                pointer: JSONPointer.to(context.codingPath + [key]), code: "missing-field",
+                message: "The field \"\(key.stringValue)\" is required.")
+        case .valueNotFound(let type, let context):
+            return SpecIssue(
+                pointer: JSONPointer.to(context.codingPath), code: "missing-field",
+                message: "A value (\(typeName(type))) is required here, not null.")
+        case .typeMismatch(let type, let context):
+            return SpecIssue(
+                pointer: JSONPointer.to(context.codingPath), code: "invalid-type",
+                message: "This must be \(typeName(type)).")
+        case .dataCorrupted(let context):
+            let value = context.debugDescription.split(separator: "invalid String value ").last.map { String($0) }
+            let message = value.map { "\($0) is not one of the allowed values." } ?? context.debugDescription
+            return SpecIssue(pointer: JSONPointer.to(context.codingPath), code: "invalid-value", message: message)
+        @unknown default:
+            return SpecIssue(pointer: "", code: "invalid-spec", message: "The spec could not be read.")
+        }
+    }
+
+    private static func typeName(_ type: Any.Type) -> String {
+        switch type {
+        case is String.Type: "a string"
+        case is Bool.Type: "a boolean"
+        case is Int.Type: "an integer"
+        case is Double.Type, is Float.Type: "a number"
+        case is [Any].Type: "an array"
+        default: "an object"
+        }
+    }
+}
