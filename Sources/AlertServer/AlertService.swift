@@ -18,6 +18,7 @@ public struct AlertService: HTTPHandler {
             HTTPResponse(status: 200, headers: ["Content-Type": "application/yaml"], body: document)
         }
         CatalogHandlers(catalogs: catalogs).register(in: &router)
+        SpecHandlers(catalogs: catalogs).register(in: &router)
         self.router = router
     }
 

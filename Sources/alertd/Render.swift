@@ -39,6 +39,9 @@ struct Render: ParsableCommand {
         } catch let error as CatalogError {
             printError("alertd render: \(error)")
             throw ExitCode(1)
+        } catch let error as InvalidSpec {
+            for issue in error.issues { printError("alertd render: \(alert): \(issue)") }
+            throw ExitCode(1)
         }
     }
 }

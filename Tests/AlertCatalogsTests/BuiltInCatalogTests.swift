@@ -111,4 +111,90 @@ struct BuiltInCatalogTests {
         #expect(app.locale(for: "fr-CA") == "en")
         #expect(app.locale(for: nil) == "en")
     }
+
+    @Test("every kind is covered by a built-in alert")
+    func everyKind() throws {
+        let kinds = Set(registry.catalogs.flatMap { $0.entries.map(\.kind) })
+        #expect(kinds == Set(AlertKind.allCases))
+    }
+
+    @Test("the red packet is a large alert with an image URL and a deep link")
+    func redPacket() throws {
+        let dialog = try dialog("redPacket", ["amount": .string("8.8"), "sender": .string("Wei")])
+        #expect(dialog.style == .large)
+        #expect(dialog.image?.url?.hasPrefix("https://") == true)
+        #expect(dialog.message == "Open it before midnight to collect ¥8.80.")
+        #expect(dialog.actions.contains { $0.action == .openURL(url: "alertd-demo://wallet/red-packets") })
+        #expect(dialog.appearance.backgroundColor == "#D9302CFF")
+    }
+
+    @Test("the invite code is shown and carried, escaped, into the deep link")
+    func inviteCode() throws {
+        let dialog = try dialog("inviteCode", ["code": .string("AB 12/x"), "inviter": .string("Sam")])
+        #expect(dialog.message == "Sam invited you to join. Your invite code is AB 12/x.")
+        #expect(dialog.actions.contains { $0.action == .openURL(url: "alertd-demo://invite/AB%2012%2Fx") })
+    }
+
+    @Test("redeeming an invite asks in a text field")
+    func redeemInvite() throws {
+        #expect(try dialog("redeemInvite").input?.placeholder == "Invite code")
+    }
+
+    @Test("the share sheet has options and the standard cancel")
+    func shareSheet() throws {
+        guard case .sheet(let sheet) = try render("shareSheet").body else {
+            Issue.record("not a sheet")
+            return
+        }
+        #expect(sheet.options.count >= 3)
+        #expect(sheet.cancel.label == "Cancel")
+        #expect(sheet.cancel.role == .cancel)
+    }
+
+    @Test("the welcome toast is a spacer beside a stack of two texts beside an icon, with a two-step show")
+    func welcomeToast() throws {
+        guard case .toast(let toast) = try render("welcomeToast", ["name": .string("Ana")]).body else {
+            Issue.record("not a toast")
+            return
+        }
+        guard case .beside(let row) = toast.content, row.count == 3, case .spacer = row[0], case .stacked(let column) = row[1],
+            case .image = row[2], case .text(let title) = column.first
+        else {
+            Issue.record("unexpected layout \(toast.content)")
+            return
+        }
+        #expect(title.text == "Welcome back, Ana!")
+        #expect(toast.animation.show.count == 2)
+    }
+
+    @Test("onboarding is a card flow: notifications, location, done")
+    func onboarding() throws {
+        let spec = try registry.render(catalog: "onboarding", type: "setup", parameters: [:], locale: nil)
+        guard case .card(let card) = spec.body else {
+            Issue.record("not a card")
+            return
+        }
+        #expect(card.pages.map(\.id) == ["notifications", "location", "done"])
+        #expect(card.start == "notifications")
+        #expect(card.pages[0].actionButton?.action == .requestPermission(.notifications))
+        #expect(card.pages[1].actionButton?.action == .requestPermission(.location))
+        #expect(card.pages[2].next == nil)
+    }
+
+    @Test("a built-in catalog whose next action leads nowhere is refused")
+    func danglingNext() throws {
+        let broken = try EnumCatalog(name: "broken", DanglingNext.self, localizer: SourceLocalizer())
+        let error = #expect(throws: CatalogError.self) { try CatalogRegistry([broken]) }
+        #expect(error?.problems.first?.contains("app/nope") == true)
+    }
+}
+
+/// An alert whose button continues with an alert that does not exist.
+private enum DanglingNext: AlertTarget {
+    case go
+    var title: LocalizedText? { LocalizedText("go", default: "Go on?") }
+    var actions: [AlertAction] {
+        [AlertAction(id: "next", label: LocalizedText("next", default: "Next"), action: .next(alert: "app/nope"))]
+    }
+    static var samples: [DanglingNext] { [.go] }
 }

@@ -117,4 +117,61 @@ struct RouterTests {
             return
         }
     }
+
+    private func post(_ path: String, _ body: String) -> HTTPResponse {
+        service.respond(to: HTTPRequest(method: "POST", path: path, body: Array(body.utf8)))
+    }
+
+    @Test("a valid spec comes back normalized, with warnings")
+    func validateValid() throws {
+        let response = post(
+            "/v1/specs/validate",
+            #"{"kind":"alert","title":"Hi","actions":[{"id":"a","label":"A","role":"primary"},{"id":"b","label":"B","role":"primary"}]}"#)
+        #expect(response.status == 200)
+        let body = try #require(try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any])
+        #expect(body["valid"] as? Bool == true)
+        let spec = try #require(body["spec"] as? [String: Any])
+        #expect(spec["style"] as? String == "dialog")
+        let warnings = try #require(body["warnings"] as? [[String: Any]])
+        #expect(warnings.first?["pointer"] as? String == "/actions/0/role")
+    }
+
+    @Test("an invalid spec is 422 with every error's pointer, code and message")
+    func validateInvalid() throws {
+        let response = post(
+            "/v1/specs/validate",
+            #"{"kind":"alert","actions":[{"id":"c","label":"Cancel","role":"cancel"}],"presentation":{"maskColor":"red"},"extra":1}"#)
+        #expect(response.status == 422)
+        let body = try problem(response)
+        #expect(body.type == "urn:alertd:problem:invalid-spec")
+        let pointers = Set((body.errors ?? []).map(\.pointer))
+        #expect(pointers == ["/extra", "/title", "/actions", "/presentation/maskColor"])
+    }
+
+    @Test("a body that is not JSON is a 400 problem", arguments: ["", "{nope", "[1]", "\"text\""])
+    func validateMalformed(body: String) throws {
+        let response = post("/v1/specs/validate", body)
+        #expect(response.status == 400)
+        #expect(try problem(response).type == "urn:alertd:problem:malformed-json")
+    }
+
+    @Test("next actions must lead to an alert of the served catalogs")
+    func validateNext() throws {
+        let unknown = post(
+            "/v1/specs/validate",
+            #"{"kind":"alert","title":"t","actions":[{"id":"a","label":"A","action":{"type":"next","alert":"app/nope"}}]}"#)
+        #expect(unknown.status == 422)
+        #expect(try problem(unknown).errors?.first?.pointer == "/actions/0/action/alert")
+        let known = post(
+            "/v1/specs/validate",
+            #"{"kind":"alert","title":"t","actions":[{"id":"a","label":"A","action":{"type":"next","alert":"app/newMessages","params":{"count":2,"sender":"Li"}}}]}"#)
+        #expect(known.status == 200)
+    }
+
+    @Test("parameters that make a spec break a rule are 422 at render time")
+    func renderInvalid() throws {
+        let response = get("/v1/catalogs/app/alerts/uploadProgress", query: [("percent", "150")])
+        #expect(response.status == 422)
+        #expect(try problem(response).errors?.first?.pointer == "/progress")
+    }
 }

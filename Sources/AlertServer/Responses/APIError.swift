@@ -10,6 +10,8 @@ public struct APIError: Error, Sendable, ResponseGenerator, CustomStringConverti
         case methodNotAllowed(allow: [String])
         case badRequest(String)
         case parameter(ParameterError)
+        case malformedJSON(String)
+        case invalidSpec(errors: [SpecIssue], warnings: [SpecIssue])
         case refused(HTTPRequestFailure)
         case `internal`
     }
@@ -21,6 +23,12 @@ public struct APIError: Error, Sendable, ResponseGenerator, CustomStringConverti
     public static func badRequest(_ detail: String) -> Self { .init(reason: .badRequest(detail)) }
     public static func parameter(_ error: ParameterError) -> Self { .init(reason: .parameter(error)) }
     public static func refused(_ failure: HTTPRequestFailure) -> Self { .init(reason: .refused(failure)) }
+    /// The body is not JSON (400).
+    public static func malformedJSON(_ detail: String) -> Self { .init(reason: .malformedJSON(detail)) }
+    /// A spec that breaks rules (422), with every error and the warnings so far.
+    public static func invalidSpec(_ errors: [SpecIssue], warnings: [SpecIssue] = []) -> Self {
+        .init(reason: .invalidSpec(errors: errors, warnings: warnings))
+    }
     /// Something failed inside; the client learns nothing more (the cause goes to the log).
     public static let `internal` = APIError(reason: .internal)
 
@@ -29,6 +37,8 @@ public struct APIError: Error, Sendable, ResponseGenerator, CustomStringConverti
         switch error {
         case let error as APIError: self = error
         case let error as ParameterError: self = .parameter(error)
+        case let error as InvalidSpec: self = .invalidSpec(error.issues)
+        case let error as SpecReader.MalformedJSON: self = .malformedJSON(error.message)
         case let error as CatalogError where error.isNotFound: self = .notFound(error.description)
         default: self = .internal
         }
@@ -40,7 +50,8 @@ public struct APIError: Error, Sendable, ResponseGenerator, CustomStringConverti
         switch reason {
         case .notFound: 404
         case .methodNotAllowed: 405
-        case .badRequest, .parameter: 400
+        case .badRequest, .parameter, .malformedJSON: 400
+        case .invalidSpec: 422
         case .refused(let failure): failure.status
         case .internal: 500
         }
@@ -53,6 +64,8 @@ public struct APIError: Error, Sendable, ResponseGenerator, CustomStringConverti
         case .methodNotAllowed: "method-not-allowed"
         case .badRequest: "bad-request"
         case .parameter(let error): error.code
+        case .malformedJSON: "malformed-json"
+        case .invalidSpec: "invalid-spec"
         case .refused(let failure): failure.status == 413 ? "body-too-large" : "bad-encoding"
         case .internal: "internal"
         }
@@ -64,6 +77,8 @@ public struct APIError: Error, Sendable, ResponseGenerator, CustomStringConverti
         case .methodNotAllowed: "Method not allowed"
         case .badRequest: "Bad request"
         case .parameter: "Invalid parameter"
+        case .malformedJSON: "Malformed JSON"
+        case .invalidSpec: "Invalid spec"
         case .refused(let failure): failure.status == 413 ? "Request body too large" : "Bad request encoding"
         case .internal: "Internal error"
         }
@@ -71,7 +86,9 @@ public struct APIError: Error, Sendable, ResponseGenerator, CustomStringConverti
 
     public var description: String {
         switch reason {
-        case .notFound(let detail), .badRequest(let detail): detail
+        case .notFound(let detail), .badRequest(let detail), .malformedJSON(let detail): detail
+        case .invalidSpec(let errors, _):
+            errors.count == 1 ? "The spec breaks a rule: \(errors[0].message)" : "The spec breaks \(errors.count) rules; see errors."
         case .methodNotAllowed(let allow): "This resource allows \(allow.joined(separator: ", ")) only."
         case .parameter(let error): error.description
         case .refused(let failure): failure.detail
@@ -81,9 +98,14 @@ public struct APIError: Error, Sendable, ResponseGenerator, CustomStringConverti
 
     public var problem: Problem {
         var problem = Problem(type: "urn:alertd:problem:\(code)", title: title, status: status, detail: description)
-        if case .parameter(let error) = reason {
+        switch reason {
+        case .parameter(let error):
             problem.parameter = error.parameter
             problem.expected = error.expectedType?.rawValue
+        case .invalidSpec(let errors, let warnings):
+            problem.errors = errors
+            problem.warnings = warnings
+        default: break
         }
         return problem
     }
@@ -105,4 +127,7 @@ public struct Problem: Sendable, Codable, Equatable {
     /// For parameter problems: the parameter concerned and the type it must have.
     public var parameter: String?
     public var expected: String?
+    /// For invalid specs: every rule broken, and what normalization would change.
+    public var errors: [SpecIssue]?
+    public var warnings: [SpecIssue]?
 }

@@ -13,8 +13,25 @@ public enum SpecReader {
         public var message: String
     }
 
+    /// What reading found: the draft when the JSON decodes, and the issues (a decoding failure,
+    /// or members the model does not have). Validation adds its own issues after.
+    public struct Reading: Sendable {
+        public var draft: SpecDraft?
+        public var issues: [SpecIssue]
+    }
+
     /// Decodes `data`; throws `MalformedJSON` when it is not a JSON object.
     public static func read(_ data: Data) throws -> Result<SpecDraft, InvalidSpec> {
+        result(of: try inspect(data))
+    }
+
+    /// Decodes a JSON value already parsed (`JSONSerialization` or YAML types).
+    public static func read(tree: Any) -> Result<SpecDraft, InvalidSpec> {
+        result(of: inspect(tree: tree))
+    }
+
+    /// Reads `data` as far as it goes; throws `MalformedJSON` when it is not a JSON object.
+    public static func inspect(_ data: Data) throws -> Reading {
         let tree: Any
         do {
             tree = try JSONSerialization.jsonObject(with: data)
@@ -22,27 +39,32 @@ public enum SpecReader {
             throw MalformedJSON(message: "The body is not valid JSON.")
         }
         guard tree is [String: Any] else { throw MalformedJSON(message: "The body must be a JSON object.") }
-        return read(tree: tree, data: data)
+        return inspect(tree: tree, data: data)
     }
 
-    /// Decodes a JSON value already parsed (`JSONSerialization` or YAML types).
-    public static func read(tree: Any) -> Result<SpecDraft, InvalidSpec> {
+    /// Reads a JSON value already parsed (`JSONSerialization` or YAML types) as far as it goes.
+    public static func inspect(tree: Any) -> Reading {
         guard JSONSerialization.isValidJSONObject(tree), let data = try? JSONSerialization.data(withJSONObject: tree) else {
-            return .failure(InvalidSpec([SpecIssue(pointer: "", code: "invalid-type", message: "A spec must be an object.")]))
+            return Reading(draft: nil, issues: [SpecIssue(pointer: "", code: "invalid-type", message: "A spec must be an object.")])
         }
-        return read(tree: tree, data: data)
+        return inspect(tree: tree, data: data)
     }
 
-    private static func read(tree: Any, data: Data) -> Result<SpecDraft, InvalidSpec> {
+    private static func result(of reading: Reading) -> Result<SpecDraft, InvalidSpec> {
+        guard let draft = reading.draft, reading.issues.isEmpty else { return .failure(InvalidSpec(reading.issues)) }
+        return .success(draft)
+    }
+
+    private static func inspect(tree: Any, data: Data) -> Reading {
         let draft: SpecDraft
         do {
             draft = try JSONDecoder().decode(SpecDraft.self, from: data)
         } catch let error as SpecDecodingError {
-            return .failure(InvalidSpec([SpecIssue(pointer: error.pointer, code: error.code, message: error.message)]))
+            return Reading(draft: nil, issues: [SpecIssue(pointer: error.pointer, code: error.code, message: error.message)])
         } catch let error as DecodingError {
-            return .failure(InvalidSpec([issue(for: error)]))
+            return Reading(draft: nil, issues: [issue(for: error)])
         } catch {
-            return .failure(InvalidSpec([SpecIssue(pointer: "", code: "invalid-spec", message: "The spec could not be read.")]))
+            return Reading(draft: nil, issues: [SpecIssue(pointer: "", code: "invalid-spec", message: "The spec could not be read.")])
         }
         var unknown: [SpecIssue] = []
         if let encoded = try? OrderedJSONEncoder().encode(draft),
@@ -50,7 +72,7 @@ public enum SpecReader {
         {
             findUnknown(tree, in: normalized, at: "", into: &unknown)
         }
-        return unknown.isEmpty ? .success(draft) : .failure(InvalidSpec(unknown))
+        return Reading(draft: draft, issues: unknown)
     }
 
     /// Every member of `given` absent from `known` at the same place (the normalized form has

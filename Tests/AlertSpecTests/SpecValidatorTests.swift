@@ -1,0 +1,157 @@
+import Foundation
+import Testing
+
+@testable import AlertSpec
+
+/// A directory with one alert, `app/known`, which needs an integer `count`.
+private struct OneAlertDirectory: AlertDirectory {
+    func problem(alert: String, parameters: [String: ParameterValue]) -> (code: String, message: String)? {
+        guard alert == "app/known" else { return ("unknown-alert", "There is no alert \"\(alert)\".") }
+        guard case .integer = parameters["count"] else { return ("invalid-next-params", "count is required") }
+        return nil
+    }
+}
+
+/// Reads and validates a JSON draft the way `POST /v1/specs/validate` does.
+private func check(_ json: String) throws -> (errors: [SpecIssue], warnings: [SpecIssue], draft: SpecDraft?) {
+    let reading = try SpecReader.inspect(Data(json.utf8))
+    guard let draft = reading.draft else { return (reading.issues, [], nil) }
+    let result = SpecValidator(directory: OneAlertDirectory()).validate(draft)
+    return (reading.issues + result.errors, result.warnings, result.draft)
+}
+
+@Suite("Validating specs: every rule, with its pointer")
+struct SpecValidatorTests {
+    @Test("valid specs of every kind pass", arguments: [
+        ##"{"kind":"alert","title":"Leave?","actions":[{"id":"ok","label":"OK"}]}"##,
+        ##"{"kind":"sheet","options":[{"id":"a","label":"A"}],"cancel":{"id":"c","label":"Cancel","role":"cancel"}}"##,
+        ##"{"kind":"hud","state":"progress","progress":0.5}"##,
+        ##"{"kind":"toast","content":{"type":"beside","items":[{"type":"spacer"},{"type":"text","text":"Hi"}]}}"##,
+        ##"{"kind":"card","pages":[{"id":"a","title":"A","next":"b","dismissable":false},{"id":"b","title":"B"}]}"##,
+    ])
+    func validKinds(json: String) throws {
+        let result = try check(json)
+        #expect(result.errors == [])
+        #expect(result.draft != nil)
+    }
+
+    @Test("each broken rule is reported at its pointer with its code", arguments: [
+        // Text and buttons of an alert
+        (##"{"kind":"alert","actions":[{"id":"ok","label":"OK"}]}"##, "/title", "missing-text"),
+        (##"{"kind":"alert","title":"t","actions":[{"id":"c","label":"Cancel","role":"cancel"}]}"##, "/actions", "no-action"),
+        (##"{"kind":"alert","title":"t","actions":[]}"##, "/actions", "no-action"),
+        (##"{"kind":"alert","title":"t","actions":[{"id":"a","label":"A"},{"id":"b","label":"B","role":"cancel"},{"id":"c","label":"C","role":"cancel"}]}"##, "/actions/2/role", "several-cancels"),
+        (##"{"kind":"alert","title":"t","actions":[{"id":"a","label":"A"},{"id":"a","label":"B"}]}"##, "/actions/1/id", "duplicate-id"),
+        (##"{"kind":"alert","title":"t","actions":[{"id":"a","label":""}]}"##, "/actions/0/label", "empty-text"),
+        (##"{"kind":"alert","title":"\##(String(repeating: "x", count: 201))","actions":[{"id":"a","label":"A"}]}"##, "/title", "text-too-long"),
+        // Colours, URLs, ranges
+        (##"{"kind":"alert","title":"t","actions":[{"id":"a","label":"A"}],"presentation":{"maskColor":"#12345"}}"##, "/presentation/maskColor", "invalid-color"),
+        (##"{"kind":"alert","title":"t","actions":[{"id":"a","label":"A","appearance":{"color":"blue"}}]}"##, "/actions/0/appearance/color", "invalid-color"),
+        (##"{"kind":"alert","title":"t","image":{"url":"https://x.example/a.png","tint":"#GG0000"},"actions":[{"id":"a","label":"A"}]}"##, "/image/tint", "invalid-color"),
+        (##"{"kind":"alert","title":"t","actions":[{"id":"a","label":"A","action":{"type":"openURL","url":"javascript:alert(1)"}}]}"##, "/actions/0/action/url", "forbidden-scheme"),
+        (##"{"kind":"alert","title":"t","actions":[{"id":"a","label":"A","action":{"type":"openURL","url":"file:///etc/passwd"}}]}"##, "/actions/0/action/url", "forbidden-scheme"),
+        (##"{"kind":"alert","title":"t","actions":[{"id":"a","label":"A","action":{"type":"openURL","url":"not a url"}}]}"##, "/actions/0/action/url", "invalid-url"),
+        (##"{"kind":"alert","title":"t","actions":[{"id":"a","label":"A","action":{"type":"openURL","url":"https://"}}]}"##, "/actions/0/action/url", "invalid-url"),
+        (##"{"kind":"alert","title":"t","image":{"asset":"a","url":"https://x.example/a.png"},"actions":[{"id":"a","label":"A"}]}"##, "/image", "invalid-image"),
+        (##"{"kind":"alert","title":"t","actions":[{"id":"a","label":"A"}],"presentation":{"animationDuration":-1}}"##, "/presentation/animationDuration", "out-of-range"),
+        (##"{"kind":"alert","title":"t","actions":[{"id":"a","label":"A"}],"appearance":{"title":{"font":{"size":0}}}}"##, "/appearance/title/font/size", "out-of-range"),
+        (##"{"kind":"alert","title":"t","priority":1001,"actions":[{"id":"a","label":"A"}]}"##, "/priority", "out-of-range"),
+        // next actions
+        (##"{"kind":"alert","title":"t","actions":[{"id":"a","label":"A","action":{"type":"next","alert":"app/nope"}}]}"##, "/actions/0/action/alert", "unknown-alert"),
+        (##"{"kind":"alert","title":"t","actions":[{"id":"a","label":"A","action":{"type":"next","alert":"app/known","params":{"count":"x"}}}]}"##, "/actions/0/action/params", "invalid-next-params"),
+        (##"{"kind":"alert","title":"t","actions":[{"id":"a","label":"A","action":{"type":"next","alert":"nocatalog"}}]}"##, "/actions/0/action/alert", "invalid-alert-id"),
+        // Reading: unknown kinds, action types, fields; types
+        (##"{"kind":"popup"}"##, "/kind", "unknown-kind"),
+        (##"{"kind":"alert","title":"t","actions":[{"id":"a","label":"A","action":{"type":"teleport"}}]}"##, "/actions/0/action/type", "invalid-value"),
+        (##"{"kind":"alert","title":"t","actions":[{"id":"a","label":"A"}],"colour":"#FFFFFF"}"##, "/colour", "unknown-field"),
+        (##"{"kind":"alert","title":"t","actions":[{"id":"a","label":"A","rolle":"primary"}]}"##, "/actions/0/rolle", "unknown-field"),
+        (##"{"kind":"alert","title":"t","priority":"high","actions":[{"id":"a","label":"A"}]}"##, "/priority", "invalid-type"),
+        (##"{"kind":"alert","title":"t","actions":[{"label":"A"}]}"##, "/actions/0/id", "missing-field"),
+        // Sheets
+        (##"{"kind":"sheet","options":[],"cancel":{"id":"c","label":"Cancel","role":"cancel"}}"##, "/options", "no-option"),
+        (##"{"kind":"sheet","options":[{"id":"a","label":"A","role":"cancel"}],"cancel":{"id":"c","label":"C","role":"cancel"}}"##, "/options/0/role", "cancel-option"),
+        (##"{"kind":"sheet","options":[{"id":"a","label":"A"}],"cancel":{"id":"c","label":"C"}}"##, "/cancel/role", "invalid-role"),
+        (##"{"kind":"sheet","options":[{"id":"a","label":"A"}]}"##, "/cancel", "missing-field"),
+        // HUDs
+        (##"{"kind":"hud","state":"progress","progress":1.5}"##, "/progress", "out-of-range"),
+        (##"{"kind":"hud","state":"success","progress":0.5}"##, "/progress", "progress-not-allowed"),
+        (##"{"kind":"hud","state":"success","autoHide":-2}"##, "/autoHide", "out-of-range"),
+        // Toasts
+        (##"{"kind":"toast","content":{"type":"stacked","items":[]}}"##, "/content/items", "empty-group"),
+        (##"{"kind":"toast","content":{"type":"text","text":"Hi","size":{"width":13}}}"##, "/content/size/width", "out-of-range"),
+        (##"{"kind":"toast","content":{"type":"text","text":"Hi"},"appearance":{"size":{"xRatio":0,"yRatio":0.5}}}"##, "/appearance/size/xRatio", "out-of-range"),
+        (##"{"kind":"toast","content":{"type":"text","text":"Hi"},"appearance":{"size":{"xRatio":1.2,"yRatio":0.5}}}"##, "/appearance/size/xRatio", "out-of-range"),
+        (##"{"kind":"toast","content":{"type":"text","text":"Hi"},"animation":{"show":[{"to":{"alpha":2}}]}}"##, "/animation/show/0/to/alpha", "out-of-range"),
+        (##"{"kind":"toast","content":{"type":"video"}}"##, "/content/type", "unknown-element"),
+        // Cards
+        (##"{"kind":"card","pages":[]}"##, "/pages", "no-page"),
+        (##"{"kind":"card","pages":[{"id":"a","title":""}]}"##, "/pages/0/title", "missing-title"),
+        (##"{"kind":"card","pages":[{"id":"a","title":"A"},{"id":"a","title":"B"}]}"##, "/pages/1/id", "duplicate-page-id"),
+        (##"{"kind":"card","start":"z","pages":[{"id":"a","title":"A"}]}"##, "/start", "unknown-page"),
+        (##"{"kind":"card","pages":[{"id":"a","title":"A","next":"b"}]}"##, "/pages/0/next", "unknown-page"),
+        (##"{"kind":"card","pages":[{"id":"a","title":"A","next":"b","dismissable":false},{"id":"b","title":"B","next":"a","dismissable":false}]}"##, "/start", "endless-flow"),
+        (##"{"kind":"card","pages":[{"id":"a","title":"A"}],"appearance":{"titleColor":"#000"}}"##, "/appearance/titleColor", "invalid-color"),
+    ] as [(String, String, String)])
+    func brokenRule(json: String, pointer: String, code: String) throws {
+        // Given a spec that breaks one rule; When it is validated
+        let errors = try check(json).errors
+        // Then that rule is reported, at that pointer
+        #expect(errors.contains { $0.pointer == pointer && $0.code == code }, "got \(errors)")
+        #expect(errors.allSatisfy { !$0.message.isEmpty })
+    }
+
+    @Test("every broken rule is reported at once")
+    func allAtOnce() throws {
+        let errors = try check(
+            ##"{"kind":"alert","actions":[{"id":"c","label":"","role":"cancel"}],"presentation":{"maskColor":"red"}}"##
+        ).errors
+        #expect(Set(errors.map(\.code)) == ["missing-text", "empty-text", "no-action", "invalid-color"])
+    }
+
+    @Test("several primaries: the last one wins, the others become default, with a warning each")
+    func lastPrimaryWins() throws {
+        let result = try check(
+            ##"{"kind":"alert","title":"t","actions":[{"id":"a","label":"A","role":"primary"},{"id":"b","label":"B","role":"primary"},{"id":"c","label":"C","role":"primary"}]}"##
+        )
+        #expect(result.errors == [])
+        #expect(result.warnings.map(\.pointer) == ["/actions/0/role", "/actions/1/role"])
+        #expect(result.warnings.allSatisfy { $0.code == "several-primaries" })
+        guard case .alert(let dialog) = result.draft?.body else {
+            Issue.record("not an alert")
+            return
+        }
+        #expect(dialog.actions.map(\.role) == [.default, .default, .primary])
+        #expect(dialog.actions[0].appearance == .standard(for: .default))
+    }
+
+    @Test("defaults are filled in the normalized spec")
+    func defaults() throws {
+        let draft = try #require(try check(##"{"kind":"alert","title":"t","actions":[{"id":"a","label":"A"}]}"##).draft)
+        #expect(draft.priority == 500)
+        guard case .alert(let dialog) = draft.body else {
+            Issue.record("not an alert")
+            return
+        }
+        #expect(dialog.style == .dialog)
+        #expect(dialog.actions[0].role == .default)
+        #expect(dialog.actions[0].action == .dismiss)
+        #expect(dialog.presentation == Presentation())
+        let json = String(decoding: try OrderedJSONEncoder().encode(draft), as: UTF8.self)
+        #expect(json.contains(#""style":"dialog""#))
+        #expect(json.contains(##""maskColor":"#00000066""##))
+    }
+
+    @Test("envelope members sent back by a client are accepted and ignored")
+    func envelopeIgnored() throws {
+        let result = try check(
+            ##"{"schemaVersion":1,"id":"app/x","lane":"modal","locale":"en","direction":"ltr","kind":"alert","title":"t","actions":[{"id":"a","label":"A"}]}"##
+        )
+        #expect(result.errors == [])
+    }
+
+    @Test("text that is not JSON is malformed, not invalid")
+    func malformed() {
+        #expect(throws: SpecReader.MalformedJSON.self) { try SpecReader.inspect(Data("{nope".utf8)) }
+        #expect(throws: SpecReader.MalformedJSON.self) { try SpecReader.inspect(Data("[1,2]".utf8)) }
+    }
+}
