@@ -13,9 +13,10 @@ struct Alertd: ParsableCommand {
             Examples:
               alertd serve --port 8080
               alertd render app/newMessages --param count=3 --param sender=Ana
+              alertd validate catalogs/
             """,
         version: "0.1.0",
-        subcommands: [Serve.self, Render.self],
+        subcommands: [Serve.self, Render.self, Validate.self],
         defaultSubcommand: Serve.self
     )
 }

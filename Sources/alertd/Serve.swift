@@ -86,7 +86,7 @@ struct Serve: ParsableCommand {
         // the "listening" line must stop the server cleanly, not kill it or go unnoticed.
         let termination = TerminationSignals()
         let openFiles = ResourceLimits.raiseOpenFileLimit()
-        let registry = try CatalogRegistry.builtIn()
+        let registry = try catalogRegistry(folder: catalogFolder)
         let service = try AlertService(catalogs: registry)
         let server = try HTTPServer(configuration: http, handler: service)
         let hostText = http.host.contains(":") ? "[\(http.host)]" : http.host
@@ -99,6 +99,29 @@ struct Serve: ParsableCommand {
         say("alertd stopping")
         server.stop(grace: .seconds(grace))
         say("alertd stopped")
+    }
+
+    /// The built-in catalogs and those of `folder`; on any problem, one line each on stderr
+    /// and exit status 2.
+    private func catalogRegistry(folder: String?) throws -> CatalogRegistry {
+        let builtIn = try CatalogRegistry.builtInCatalogs()
+        var files: [FileCatalog] = []
+        if let folder {
+            do {
+                files = try CatalogFolder.load(URL(fileURLWithPath: folder), alongside: builtIn)
+                for warning in files.flatMap(\.warnings) { printError("alertd: warning: \(warning)") }
+            } catch let error as CatalogFileError {
+                for warning in error.warnings { printError("alertd: warning: \(warning)") }
+                for problem in error.problems { printError("alertd: \(problem)") }
+                throw ExitCode(2)
+            }
+        }
+        do {
+            return try CatalogRegistry(builtIn + files)
+        } catch let error as CatalogError {
+            printError("alertd: \(error)")
+            throw ExitCode(2)
+        }
     }
 }
 

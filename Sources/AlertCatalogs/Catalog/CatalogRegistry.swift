@@ -46,8 +46,15 @@ public struct CatalogRegistry: Sendable, AlertDirectory {
     }
 
     public func problem(alert: String, parameters: [String: ParameterValue]) -> (code: String, message: String)? {
+        Self.problem(alert: alert, parameters: parameters, in: byName)
+    }
+
+    /// Why `alert` (`catalog/type`) cannot be built from `parameters` among `catalogs`, or nil.
+    static func problem(
+        alert: String, parameters: [String: ParameterValue], in catalogs: [String: any AlertCatalog]
+    ) -> (code: String, message: String)? {
         let parts = alert.split(separator: "/", maxSplits: 1).map(String.init)
-        guard parts.count == 2, let catalog = byName[parts[0]], catalog.entry(parts[1]) != nil else {
+        guard parts.count == 2, let catalog = catalogs[parts[0]], catalog.entry(parts[1]) != nil else {
             return ("unknown-alert", "There is no alert \"\(alert)\".")
         }
         do {

@@ -71,11 +71,14 @@ public struct ParameterError: Error, Sendable, Equatable, CustomStringConvertibl
     /// The parameter concerned.
     public let parameter: String
 
-    static func missing(_ name: String, _ type: ParameterType) -> Self { .init(reason: .missing(type), parameter: name) }
+    /// A required parameter was not given. Public so that catalogs outside this module (file
+    /// catalogs) report parameters exactly as enum catalogs do.
+    public static func missing(_ name: String, _ type: ParameterType) -> Self { .init(reason: .missing(type), parameter: name) }
     static func mistyped(_ name: String, expected: ParameterType, value: String) -> Self {
         .init(reason: .mistyped(expected: expected, value: value), parameter: name)
     }
-    static func unknown(_ name: String) -> Self { .init(reason: .unknown, parameter: name) }
+    /// A parameter the alert does not take.
+    public static func unknown(_ name: String) -> Self { .init(reason: .unknown, parameter: name) }
     static func unsupported(_ name: String, _ type: String) -> Self { .init(reason: .unsupported(type), parameter: name) }
 
     /// A stable machine-readable code.

@@ -1,0 +1,81 @@
+import Foundation
+import Yams
+
+/// Reading a catalog or spec file: JSON for `.json`, YAML for `.yaml` and `.yml`, and the
+/// catalog name a file gives (its name without the extension).
+enum CatalogDocument {
+    /// The extensions of catalog files, lower case.
+    static let extensions: Set<String> = ["json", "yaml", "yml"]
+
+    /// YAML 1.2's core schema: `yes`, `no`, `on` and `off` stay strings (a button labelled No is
+    /// not `false`), and dates stay strings.
+    private static let resolver = Resolver.default
+        .removing(.timestamp)
+        .replacing(try! Resolver.Rule(.bool, "^(?:true|True|TRUE|false|False|FALSE)$"))
+
+    /// The name `[A-Za-z0-9_-]+` a catalog file gives, or nil.
+    static func catalogName(of url: URL) -> String? {
+        let name = url.deletingPathExtension().lastPathComponent
+        return isValidName(name) ? name : nil
+    }
+
+    /// Catalog names and alert types: `[A-Za-z0-9_-]+`, safe in ids and URL paths.
+    static func isValidName(_ name: String) -> Bool {
+        !name.isEmpty && name.unicodeScalars.allSatisfy {
+            ("A"..."Z").contains($0) || ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "_" || $0 == "-"
+        }
+    }
+
+    /// Whether a file is one the loader reads: a known extension and not hidden.
+    static func isCatalogFile(_ url: URL) -> Bool {
+        !url.lastPathComponent.hasPrefix(".") && extensions.contains(url.pathExtension.lowercased())
+    }
+
+    /// The parsed file, or nil with the reason in `problems`.
+    static func read(_ url: URL, into problems: inout ProblemList) -> JSONTree? {
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            problems.error(CatalogProblem.none, CatalogProblem.none, "unreadable-file", "The file cannot be read.")
+            return nil
+        }
+        if url.pathExtension.lowercased() == "json" { return json(data, into: &problems) }
+        return yaml(data, into: &problems)
+    }
+
+    private static func json(_ data: Data, into problems: inout ProblemList) -> JSONTree? {
+        do {
+            return try JSONDecoder().decode(JSONTree.self, from: data)
+        } catch {
+            // JSONDecoder says only that the data is not JSON; JSONSerialization says where.
+            var detail = ""
+            do { _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) } catch let error as NSError {
+                detail = (error.userInfo[NSDebugDescriptionErrorKey] as? String).map { " (\($0))" } ?? ""
+            }
+            problems.error(CatalogProblem.none, CatalogProblem.none, "malformed-file", "The file is not valid JSON\(detail).")
+            return nil
+        }
+    }
+
+    private static func yaml(_ data: Data, into problems: inout ProblemList) -> JSONTree? {
+        guard let text = String(data: data, encoding: .utf8) else {
+            problems.error(CatalogProblem.none, CatalogProblem.none, "malformed-file", "The file is not UTF-8 text.")
+            return nil
+        }
+        let loaded: Any?
+        do {
+            loaded = try Yams.load(yaml: text, resolver)
+        } catch {
+            let detail = "\(error)".split(separator: "\n").first.map { ": \($0)" } ?? ""
+            problems.error(CatalogProblem.none, CatalogProblem.none, "malformed-file", "The file is not valid YAML\(detail).")
+            return nil
+        }
+        var problem: (pointer: String, message: String)?
+        guard let tree = JSONTree(yaml: loaded, problem: &problem) else {
+            problems.error(CatalogProblem.none, problem?.pointer ?? "", "invalid-value", problem?.message ?? "Unreadable YAML.")
+            return nil
+        }
+        return tree
+    }
+}

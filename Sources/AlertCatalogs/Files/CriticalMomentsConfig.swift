@@ -1,0 +1,216 @@
+import AlertSpec
+
+/// Critical Moments alert configs (docs.criticalmoments.io): named actions, at the top level or
+/// under `actions.namedActions`, whose entries of `"actionType": "alert"` become alerts. The
+/// alert's fields sit in `actionData` (or inline, next to `actionType`):
+///
+/// ```json
+/// {"actions": {"namedActions": {
+///   "rateApp": {"actionType": "alert", "actionData": {
+///     "title": "Enjoying the app?", "style": "large", "showCancelButton": true,
+///     "customButtons": [{"label": "Rate it", "actionName": "openStore", "style": "primary"}]}}}}}
+/// ```
+///
+/// Buttons, in order: the custom buttons (ids `custom1`, `custom2`, …; `style` default,
+/// destructive or primary), then the standard OK (`showOkButton`, default true; id `ok`;
+/// primary unless a custom button is), then the standard Cancel (`showCancelButton`, default
+/// false; id `cancel`). An `actionName` (`okButtonActionName` for OK) naming another alert of
+/// the same file becomes a `next` action, any other an `event`; none dismisses. Actions of
+/// other types are skipped with a warning. Errors point into the entry: `/actionData/title`.
+enum CriticalMomentsConfig {
+    static let alertFields: Set<String> = [
+        "title", "message", "style", "showOkButton", "okButtonActionName", "showCancelButton", "customButtons",
+    ]
+    static let buttonFields: Set<String> = ["label", "actionName", "style"]
+
+    static func read(
+        _ root: JSONTree, catalog: String, into problems: inout ProblemList
+    ) -> [(type: String, template: SpecTemplate)] {
+        let actions: [String: JSONTree]
+        // Under namedActions every member must be an action; at the top level, other members
+        // (a config's `configVersion`, say) are skipped.
+        let strict: Bool
+        if let named = root["actions"]?["namedActions"] {
+            guard let object = named.object else {
+                problems.error(
+                    CatalogProblem.none, "/actions/namedActions", "invalid-type",
+                    "\"namedActions\" must be an object of actions by name.")
+                return []
+            }
+            (actions, strict) = (object, true)
+        } else {
+            (actions, strict) = (root.object ?? [:], false)
+        }
+
+        var alerts: [(name: String, fields: [String: JSONTree])] = []
+        for (name, entry) in actions.sorted(by: { $0.key < $1.key }) {
+            guard let fields = entry.object, let actionType = fields["actionType"] else {
+                if strict {
+                    problems.error(name, "", "invalid-action", "A named action must be an object with an \"actionType\".")
+                } else {
+                    problems.warn(name, "", "not-an-action", "This is not a named action (no \"actionType\"); skipped.")
+                }
+                continue
+            }
+            guard let type = actionType.string else {
+                problems.error(name, "/actionType", "invalid-type", "\"actionType\" must be a string, not \(actionType.typeName).")
+                continue
+            }
+            guard type == "alert" else {
+                problems.warn(name, "/actionType", "skipped-action", "\"\(type)\" actions are not alerts; skipped.")
+                continue
+            }
+            alerts.append((name, fields))
+        }
+        let alertNames = Set(alerts.map(\.name))
+        var templates: [(type: String, template: SpecTemplate)] = []
+        for (name, fields) in alerts {
+            var entry = EntryReader(name: name, catalog: catalog, alertNames: alertNames, problems: problems)
+            if let template = entry.template(from: fields) { templates.append((name, template)) }
+            problems = entry.problems
+        }
+        return templates
+    }
+}
+
+/// Turns one alert entry into a spec template, collecting the entry's problems.
+private struct EntryReader {
+    let name: String
+    let catalog: String
+    let alertNames: Set<String>
+    var problems: ProblemList
+    /// Where the alert's fields are: `/actionData`, or `` when they sit next to `actionType`.
+    var base = ""
+
+    mutating func template(from fields: [String: JSONTree]) -> SpecTemplate? {
+        var data = fields
+        data["actionType"] = nil
+        if let actionData = fields["actionData"] {
+            guard let object = actionData.object else {
+                problems.error(name, "/actionData", "invalid-type", "\"actionData\" must be an object, not \(actionData.typeName).")
+                return nil
+            }
+            for key in data.keys.sorted() where key != "actionData" {
+                problems.warn(name, "/" + JSONPointer.escape(key), "unknown-field", "\"\(key)\" is not a field of a named action; ignored.")
+            }
+            (data, base) = (object, "/actionData")
+        }
+        for key in data.keys.sorted() where !CriticalMomentsConfig.alertFields.contains(key) {
+            problems.warn(
+                name, base + "/" + JSONPointer.escape(key), "unknown-field",
+                "\"\(key)\" is not a field of a Critical Moments alert; ignored.")
+        }
+
+        var map = PointerMap()
+        map.map("", to: base)
+        var spec: [String: JSONTree] = ["kind": .string("alert")]
+        for field in ["title", "message"] {
+            map.map("/" + field, to: base + "/" + field)
+            if let text = string(data, field, at: base) { spec[field] = .string(text) }
+        }
+        map.map("/style", to: base + "/style")
+        spec["style"] = .string(choice(data, "style", at: base, among: ["dialog", "large"]) ?? "dialog")
+
+        var actions: [JSONTree] = []
+        let buttons = customButtons(data)
+        for (index, button) in buttons {
+            let at = "\(base)/customButtons/\(index)"
+            let spec = "/actions/\(actions.count)"
+            map.map(spec, to: at)
+            map.map(spec + "/label", to: at + "/label")
+            map.map(spec + "/role", to: at + "/style")
+            map.map(spec + "/action", to: at + "/actionName")
+            actions.append(action(id: "custom\(index + 1)", label: button.label, role: button.role, actionName: button.actionName))
+        }
+        let showOK = bool(data, "showOkButton", at: base) ?? true
+        let okActionName = string(data, "okButtonActionName", at: base)
+        if showOK {
+            map.map("/actions/\(actions.count)", to: base + "/showOkButton")
+            map.map("/actions/\(actions.count)/action", to: base + "/okButtonActionName")
+            let role = buttons.contains { $0.button.role == "primary" } ? "default" : "primary"
+            actions.append(action(id: "ok", label: SystemText.ok.text.defaultValue, role: role, actionName: okActionName))
+        } else if okActionName != nil {
+            problems.warn(name, base + "/okButtonActionName", "unused-field", "There is no OK button (showOkButton is false); ignored.")
+        }
+        if bool(data, "showCancelButton", at: base) ?? false {
+            map.map("/actions/\(actions.count)", to: base + "/showCancelButton")
+            actions.append(action(id: "cancel", label: SystemText.cancel.text.defaultValue, role: "cancel", actionName: nil))
+        }
+        // No button but Cancel: only showing OK (or adding a custom button) fixes it.
+        map.map("/actions", to: base + "/showOkButton")
+        spec["actions"] = .array(actions)
+        return SpecTemplate(literal: .object(spec), pointers: map)
+    }
+
+    private typealias Button = (label: String, actionName: String?, role: String)
+
+    /// The custom buttons that could be read, with their index in the file. A missing or
+    /// mistyped label is reported here and left empty (the validator then says nothing more).
+    private mutating func customButtons(_ data: [String: JSONTree]) -> [(index: Int, button: Button)] {
+        guard let list = data["customButtons"] else { return [] }
+        guard let items = list.array else {
+            problems.error(name, base + "/customButtons", "invalid-type", "\"customButtons\" must be an array, not \(list.typeName).")
+            return []
+        }
+        var buttons: [(index: Int, button: Button)] = []
+        for (index, item) in items.enumerated() {
+            let at = "\(base)/customButtons/\(index)"
+            guard let fields = item.object else {
+                problems.error(name, at, "invalid-type", "A custom button must be an object, not \(item.typeName).")
+                continue
+            }
+            for key in fields.keys.sorted() where !CriticalMomentsConfig.buttonFields.contains(key) {
+                problems.warn(name, at + "/" + JSONPointer.escape(key), "unknown-field", "\"\(key)\" is not a field of a custom button; ignored.")
+            }
+            if fields["label"] == nil {
+                problems.error(name, at + "/label", "missing-field", "A custom button needs a label.")
+            }
+            let label = string(fields, "label", at: at) ?? ""
+            let actionName = string(fields, "actionName", at: at)
+            let role = choice(fields, "style", at: at, among: ["default", "destructive", "primary"]) ?? "default"
+            buttons.append((index, (label, actionName, role)))
+        }
+        return buttons
+    }
+
+    private func action(id: String, label: String, role: String, actionName: String?) -> JSONTree {
+        let action: [String: JSONTree]
+        switch actionName {
+        case nil: action = ["type": .string("dismiss")]
+        case let name? where alertNames.contains(name): action = ["type": .string("next"), "alert": .string("\(catalog)/\(name)")]
+        case let name?: action = ["type": .string("event"), "name": .string(name)]
+        }
+        return .object(["id": .string(id), "label": .string(label), "role": .string(role), "action": .object(action)])
+    }
+
+    // MARK: Fields
+
+    private mutating func string(_ fields: [String: JSONTree], _ key: String, at pointer: String) -> String? {
+        guard let value = fields[key] else { return nil }
+        guard let text = value.string else {
+            problems.error(name, pointer + "/" + key, "invalid-type", "\"\(key)\" must be a string, not \(value.typeName).")
+            return nil
+        }
+        return text
+    }
+
+    private mutating func bool(_ fields: [String: JSONTree], _ key: String, at pointer: String) -> Bool? {
+        guard let value = fields[key] else { return nil }
+        guard let flag = value.bool else {
+            problems.error(name, pointer + "/" + key, "invalid-type", "\"\(key)\" must be true or false, not \(value.described).")
+            return nil
+        }
+        return flag
+    }
+
+    private mutating func choice(_ fields: [String: JSONTree], _ key: String, at pointer: String, among allowed: [String]) -> String? {
+        guard let value = fields[key] else { return nil }
+        guard let text = value.string, allowed.contains(text) else {
+            problems.error(
+                name, pointer + "/" + key, "invalid-value",
+                "\"\(key)\" must be \(allowed.dropLast().joined(separator: ", ")) or \(allowed.last!), not \(value.described).")
+            return nil
+        }
+        return text
+    }
+}

@@ -1,0 +1,151 @@
+import AlertSpec
+import Foundation
+
+/// A catalog read from a file, named after it (`promo.yaml` is the catalog `promo`). Two
+/// formats, told apart by shape:
+///
+/// - alertd's own, `{"sourceLanguage": "en", "alerts": {"<type>": <spec template>}}`: each
+///   template is a spec draft (as `POST /v1/specs/validate` takes it) whose strings may hold
+///   `{name}` placeholders, the alert's parameters (see `SpecTemplate`);
+/// - a Critical Moments config, whose named actions of type `alert` become alerts (see
+///   `CriticalMomentsConfig`).
+///
+/// ```swift
+/// let promo = try FileCatalog(contentsOf: URL(fileURLWithPath: "catalogs/promo.json"))
+/// let spec = try promo.render(type: "welcome", parameters: ["name": .string("Ana")], locale: "en")
+/// ```
+///
+/// Loading renders every alert with its example and validates it: a file that breaks any rule
+/// throws `CatalogFileError` with all its problems. Where `next` actions lead is checked when
+/// catalogs are loaded together (`CatalogFolder`, then `CatalogRegistry`).
+public struct FileCatalog: AlertCatalog {
+    public enum Format: String, Sendable {
+        case alertd
+        case criticalMoments
+    }
+
+    public let name: String
+    public let sourceLanguage: String
+    /// The source language only, for now.
+    public var locales: [String] { [sourceLanguage] }
+    /// Sorted by type.
+    public let entries: [AlertTypeInfo]
+    /// The file, as it was named to the loader.
+    public let file: String
+    public let format: Format
+    /// What loading noted without refusing the file: skipped actions, ignored fields, buttons
+    /// normalized by the validator.
+    public let warnings: [CatalogProblem]
+    let templates: [String: SpecTemplate]
+    /// The validated drafts of the templates without parameters (every Critical Moments
+    /// alert): they are the same on every request.
+    private let fixed: [String: SpecDraft]
+    private let validator = SpecValidator()
+
+    /// Reads and checks one catalog file; throws `CatalogFileError`.
+    public init(contentsOf url: URL) throws {
+        var problems = ProblemList(file: url.relativePath)
+        guard let root = CatalogDocument.read(url, into: &problems) else {
+            throw CatalogFileError(problems: problems.problems, warnings: problems.warnings)
+        }
+        try self.init(url: url, root: root, problems: problems)
+    }
+
+    /// Checks a file already parsed; `problems` may hold what reading it found.
+    init(url: URL, root: JSONTree, problems: ProblemList) throws {
+        var problems = problems
+        let name: String
+        if let valid = CatalogDocument.catalogName(of: url) {
+            name = valid
+        } else {
+            name = url.deletingPathExtension().lastPathComponent
+            problems.error(
+                CatalogProblem.none, CatalogProblem.none, "invalid-file-name",
+                "\"\(name)\" cannot name a catalog: use only letters, digits, _ and - before the extension.")
+        }
+
+        var sourceLanguage = "en"
+        var format = Format.alertd
+        var templates: [(type: String, template: SpecTemplate)] = []
+        switch Self.format(of: root) {
+        case .alertd?:
+            let file = AlertdCatalogFile.read(root, into: &problems)
+            sourceLanguage = file.sourceLanguage
+            templates = file.templates
+        case .criticalMoments?:
+            format = .criticalMoments
+            templates = CriticalMomentsConfig.read(root, catalog: name, into: &problems)
+        case nil:
+            problems.error(
+                CatalogProblem.none, "", "unknown-format",
+                "This is neither an alertd catalog (an object with \"alerts\") nor a Critical Moments config"
+                    + " (named actions with an \"actionType\").")
+        }
+
+        let validator = SpecValidator()
+        var entries: [AlertTypeInfo] = []
+        var fixed: [String: SpecDraft] = [:]
+        for (type, template) in templates.sorted(by: { $0.type < $1.type }) {
+            guard CatalogDocument.isValidName(type) else {
+                problems.error(
+                    type, CatalogProblem.none, "invalid-type-name",
+                    "\"\(type)\" cannot name an alert: use only letters, digits, _ and -.")
+                continue
+            }
+            let example = (try? template.filled(with: template.example)) ?? template.tree
+            switch SpecReader.read(tree: example.foundation) {
+            case .failure(let invalid):
+                problems.add(invalid.issues, entry: type, map: template.pointers)
+            case .success(let draft):
+                let result = validator.validate(draft)
+                problems.add(result.errors, warnings: result.warnings, entry: type, map: template.pointers)
+                if template.parameters.isEmpty { fixed[type] = result.draft }
+                entries.append(
+                    AlertTypeInfo(type: type, kind: draft.kind, parameters: template.parameterInfos, example: template.example))
+            }
+        }
+        guard problems.problems.isEmpty else {
+            throw CatalogFileError(problems: problems.problems.byEntry, warnings: problems.warnings.byEntry)
+        }
+        self.name = name
+        self.sourceLanguage = sourceLanguage
+        self.entries = entries
+        self.file = url.relativePath
+        self.format = format
+        self.warnings = problems.warnings.byEntry
+        self.templates = Dictionary(uniqueKeysWithValues: templates.map { ($0.type, $0.template) })
+        self.fixed = fixed
+    }
+
+    public func draft(type: String, parameters: [String: ParameterValue], locale: String) throws -> SpecDraft {
+        guard let template = templates[type] else { throw CatalogError.unknownType(catalog: name, type: type) }
+        let tree = try template.filled(with: parameters)
+        if let draft = fixed[type] { return draft }
+        switch SpecReader.read(tree: tree.foundation) {
+        case .failure(let invalid): throw invalid
+        case .success(let draft): return try validator.validated(draft)
+        }
+    }
+
+    /// The format `root` is written in, by its shape; nil for neither.
+    static func format(of root: JSONTree) -> Format? {
+        guard let members = root.object else { return nil }
+        if root["actions"]?["namedActions"] != nil { return .criticalMoments }
+        if let alerts = root["alerts"], alerts["actionType"] == nil { return .alertd }
+        if members.values.contains(where: { $0["actionType"] != nil }) { return .criticalMoments }
+        return nil
+    }
+}
+
+extension [CatalogProblem] {
+    /// The file's own problems first, then each entry's together, entries by name, each
+    /// entry's in the order found.
+    fileprivate var byEntry: [CatalogProblem] {
+        func rank(_ item: (offset: Int, element: CatalogProblem)) -> (Int, String, Int) {
+            (item.element.entry == CatalogProblem.none ? 0 : 1, item.element.entry, item.offset)
+        }
+        return enumerated()
+            .sorted { rank($0) < rank($1) }
+            .map(\.element)
+    }
+}
