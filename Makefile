@@ -4,16 +4,22 @@
 SHELL := /bin/bash
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-# What building and running alertd needs, and what the tests need on top.
+# What building and running alertd needs, and what the tests need on top (python3-venv: the
+# schema test checks specs with Python's jsonschema, installed from PyPI into $(VENV)).
 BUILD_PACKAGES := pkg-config libmicrohttpd-dev
-TEST_PACKAGES := $(BUILD_PACKAGES) curl
+TEST_PACKAGES := $(BUILD_PACKAGES) curl python3 python3-venv
 BENCH_PACKAGES := $(BUILD_PACKAGES) wrk curl
 
 HOST ?= 127.0.0.1
 PORT ?= 8080
 STORE ?= sqlite:./alertd.sqlite
 
-.PHONY: run test build release deps test-deps bench-deps bench-connections clean
+# The Python the schema test runs scripts/check_schema.py with.
+VENV := .build/venv
+VENV_PACKAGES := 'jsonschema>=4.18' 'pyyaml>=6'
+ALERTD_TEST_PYTHON ?= $(CURDIR)/$(VENV)/bin/python
+
+.PHONY: run test build release deps test-deps test-venv bench-deps bench-connections clean
 
 # Installs the Debian packages named in $(1) that are missing (one apt-get update, only if needed).
 define apt_install
@@ -30,6 +36,18 @@ deps:
 test-deps:
 	$(call apt_install,$(TEST_PACKAGES))
 
+# A virtual environment with jsonschema and PyYAML: made when absent or broken (no working pip),
+# filled only when they are missing.
+test-venv: test-deps
+	@if ! $(VENV)/bin/python -m pip --version >/dev/null 2>&1; then \
+		echo "creating $(VENV)"; \
+		rm -rf $(VENV) && python3 -m venv $(VENV); \
+	fi
+	@if ! $(VENV)/bin/python -c 'import jsonschema, referencing, yaml' >/dev/null 2>&1; then \
+		echo "installing into $(VENV):" $(VENV_PACKAGES); \
+		$(VENV)/bin/python -m pip install --quiet --disable-pip-version-check $(VENV_PACKAGES); \
+	fi
+
 bench-deps:
 	$(call apt_install,$(BENCH_PACKAGES))
 
@@ -42,9 +60,9 @@ release: deps
 run: release
 	.build/release/alertd serve --host $(HOST) --port $(PORT) --store $(STORE)
 
-test: test-deps
+test: test-deps test-venv
 	swift build --build-tests
-	swift test --skip-build
+	ALERTD_TEST_PYTHON="$(ALERTD_TEST_PYTHON)" swift test --skip-build
 
 # Benchmarks are run by hand; they print figures and assert nothing.
 bench-connections: bench-deps release
