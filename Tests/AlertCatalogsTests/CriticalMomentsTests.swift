@@ -147,6 +147,22 @@ struct CriticalMomentsTests {
             ])
     }
 
+    @Test("dotted action names are alert types; a name that could be a path segment is refused")
+    func dottedNames() throws {
+        // Given one entry named like a reverse-DNS event and one named ".."
+        let file = try folder.write("dots.json", #"""
+            {"rate.app": {"actionType": "alert", "title": "Rate us?"},
+             "..": {"actionType": "alert", "title": "Up?"}}
+            """#)
+        // When the file is loaded
+        let error = #expect(throws: CatalogFileError.self) { try FileCatalog(contentsOf: file) }
+        // Then only ".." is refused
+        #expect(error?.problems.map(\.entry) == [".."])
+        #expect(error?.problems.first?.code == "invalid-type-name")
+        let fine = try FileCatalog(contentsOf: try folder.write("dotted.json", #"{"rate.app": {"actionType": "alert", "title": "Rate us?"}}"#))
+        #expect(try fine.render(type: "rate.app", parameters: [:], locale: "en").id == "dotted/rate.app")
+    }
+
     @Test("several primary buttons: the last wins, the others become default, with a warning")
     func severalPrimaries() throws {
         let catalog = try FileCatalog(contentsOf: try folder.write("pick.json", #"""

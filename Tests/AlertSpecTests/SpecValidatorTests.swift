@@ -154,4 +154,34 @@ struct SpecValidatorTests {
         #expect(throws: SpecReader.MalformedJSON.self) { try SpecReader.inspect(Data("{nope".utf8)) }
         #expect(throws: SpecReader.MalformedJSON.self) { try SpecReader.inspect(Data("[1,2]".utf8)) }
     }
+
+    @Test("null is refused wherever it stands, with or without a default", arguments: ["/message", "/style"])
+    func nullRefused(pointer: String) throws {
+        let field = String(pointer.dropFirst())
+        let errors = try check(##"{"kind":"alert","title":"t","\##(field)":null,"actions":[{"id":"a","label":"A"}]}"##).errors
+        #expect(errors.map(\.pointer) == [pointer])
+        #expect(errors.first?.code == "null-value")
+    }
+
+    @Test("a partly given object keeps the defaults of its context")
+    func contextDefaults() throws {
+        // A primary button whose appearance is given empty stays semibold.
+        let alert = try #require(
+            try check(##"{"kind":"alert","title":"t","actions":[{"id":"a","label":"A","role":"primary","appearance":{}}],"appearance":{"message":{"font":{"weight":"bold"}}}}"##).draft)
+        guard case .alert(let dialog) = alert.body else { Issue.record("not an alert"); return }
+        #expect(dialog.actions[0].appearance.font.weight == .semibold)
+        // A message font given only a weight keeps the message's 13 pt.
+        #expect(dialog.appearance.message.font == Font(size: 13, weight: .bold))
+        // A toast text font given only a weight keeps the toast's 15 pt.
+        let toast = try #require(try check(##"{"kind":"toast","content":{"type":"text","text":"Hi","font":{"weight":"bold"}}}"##).draft)
+        guard case .toast(let content) = toast.body, case .text(let text) = content.content else { Issue.record("not a toast text"); return }
+        #expect(text.font == Font(size: 15, weight: .bold))
+    }
+
+    @Test("a full spec whose lane does not fit its kind does not decode")
+    func laneChecked() {
+        let json = ##"{"schemaVersion":1,"id":"a/b","kind":"hud","lane":"modal","locale":"en","direction":"ltr","priority":1,"state":"success","autoHide":2}"##
+        #expect(throws: SpecDecodingError.self) { try JSONDecoder().decode(AlertSpec.self, from: Data(json.utf8)) }
+    }
 }
+

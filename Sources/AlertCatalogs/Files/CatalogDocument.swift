@@ -19,11 +19,20 @@ enum CatalogDocument {
         return isValidName(name) ? name : nil
     }
 
-    /// Catalog names and alert types: `[A-Za-z0-9_-]+`, safe in ids and URL paths.
+    /// Catalog names: `[A-Za-z0-9_-]+`, safe in ids and URL paths.
     static func isValidName(_ name: String) -> Bool {
-        !name.isEmpty && name.unicodeScalars.allSatisfy {
-            ("A"..."Z").contains($0) || ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "_" || $0 == "-"
-        }
+        !name.isEmpty && name.unicodeScalars.allSatisfy { isWordCharacter($0) }
+    }
+
+    /// Alert types: as catalog names, and dots inside (`rate.app`, common in Critical Moments
+    /// configs); the first character is a letter or digit, so `.` and `..` never make a path.
+    static func isValidType(_ type: String) -> Bool {
+        guard let first = type.unicodeScalars.first, isWordCharacter(first), first != "_", first != "-" else { return false }
+        return type.unicodeScalars.allSatisfy { isWordCharacter($0) || $0 == "." }
+    }
+
+    private static func isWordCharacter(_ c: Unicode.Scalar) -> Bool {
+        ("A"..."Z").contains(c) || ("a"..."z").contains(c) || ("0"..."9").contains(c) || c == "_" || c == "-"
     }
 
     /// Whether a file is one the loader reads: a known extension and not hidden.

@@ -86,10 +86,10 @@ public struct FileCatalog: AlertCatalog {
         var entries: [AlertTypeInfo] = []
         var fixed: [String: SpecDraft] = [:]
         for (type, template) in templates.sorted(by: { $0.type < $1.type }) {
-            guard CatalogDocument.isValidName(type) else {
+            guard CatalogDocument.isValidType(type) else {
                 problems.error(
                     type, CatalogProblem.none, "invalid-type-name",
-                    "\"\(type)\" cannot name an alert: use only letters, digits, _ and -.")
+                    "\"\(type)\" cannot name an alert: start with a letter or digit, then use only letters, digits, ., _ and -.")
                 continue
             }
             let example = (try? template.filled(with: template.example)) ?? template.tree

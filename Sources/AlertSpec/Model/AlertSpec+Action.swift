@@ -29,7 +29,7 @@ extension AlertSpec {
             label = try c.decode(String.self, forKey: .label)
             role = try c.value(.role, default: .default)
             action = try c.value(.action, default: .dismiss)
-            appearance = try c.value(.appearance, default: .standard(for: role))
+            appearance = try c.value(.appearance, default: .standard(for: role)) { try ActionAppearance(from: $0, defaults: $1) }
         }
     }
 }
@@ -69,10 +69,12 @@ public struct ActionAppearance: Sendable, Equatable, Codable {
         }
     }
 
-    public init(from decoder: any Decoder) throws {
+    public init(from decoder: any Decoder) throws { try self.init(from: decoder, defaults: ActionAppearance()) }
+
+    /// Decodes what is given, the rest from `defaults` (the look of the button's role).
+    init(from decoder: any Decoder, defaults standard: ActionAppearance) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        let standard = ActionAppearance()
-        font = try c.value(.font, default: standard.font)
+        font = try c.value(.font, default: standard.font) { try Font(from: $0, defaults: $1) }
         color = try c.value(.color, default: standard.color)
         backgroundColor = try c.value(.backgroundColor, default: standard.backgroundColor)
         borderWidth = try c.value(.borderWidth, default: standard.borderWidth)

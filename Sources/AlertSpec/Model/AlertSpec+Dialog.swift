@@ -184,10 +184,8 @@ public struct DialogAppearance: Sendable, Equatable, Codable {
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        title = try c.contains(.title)
-            ? TextStyle(from: try c.superDecoder(forKey: .title), defaults: Self.titleStyle) : Self.titleStyle
-        message = try c.contains(.message)
-            ? TextStyle(from: try c.superDecoder(forKey: .message), defaults: Self.messageStyle) : Self.messageStyle
+        title = try c.value(.title, default: Self.titleStyle) { try TextStyle(from: $0, defaults: $1) }
+        message = try c.value(.message, default: Self.messageStyle) { try TextStyle(from: $0, defaults: $1) }
         backgroundColor = try c.value(.backgroundColor, default: "#FFFFFFFF")
         borderWidth = try c.value(.borderWidth, default: 0)
         borderColor = try c.value(.borderColor, default: "#00000000")

@@ -78,7 +78,13 @@ public struct AlertSpec: Sendable, Equatable, Codable {
         locale = try container.decode(String.self, forKey: .locale)
         direction = try container.decode(TextDirection.self, forKey: .direction)
         priority = try container.decode(Int.self, forKey: .priority)
-        body = try Body(kind: try container.decode(AlertKind.self, forKey: .kind), from: decoder)
+        let kind = try container.decode(AlertKind.self, forKey: .kind)
+        if let lane = try container.decodeIfPresent(Lane.self, forKey: .lane), lane != kind.lane {
+            throw SpecDecodingError(
+                codingPath: container.codingPath + [CodingKeys.lane], code: "invalid-lane",
+                message: "A \(kind.rawValue) goes in the \(kind.lane.rawValue) lane, not \(lane.rawValue).")
+        }
+        body = try Body(kind: kind, from: decoder)
     }
 }
 

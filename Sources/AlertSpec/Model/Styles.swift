@@ -14,12 +14,15 @@ public struct Font: Sendable, Equatable, Codable {
         self.family = family
     }
 
-    public init(from decoder: any Decoder) throws {
+    /// Decodes what is given, the rest from `defaults` (the font the context would use).
+    init(from decoder: any Decoder, defaults: Font) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        size = try c.value(.size, default: 17)
-        weight = try c.value(.weight, default: .regular)
-        family = try c.decodeIfPresent(String.self, forKey: .family)
+        size = try c.value(.size, default: defaults.size)
+        weight = try c.value(.weight, default: defaults.weight)
+        family = try c.decodeIfPresent(String.self, forKey: .family) ?? defaults.family
     }
+
+    public init(from decoder: any Decoder) throws { try self.init(from: decoder, defaults: Font()) }
 }
 
 /// Horizontal text alignment.
@@ -40,7 +43,7 @@ public struct TextStyle: Sendable, Equatable, Codable {
     /// Decodes with the given defaults for what is absent.
     init(from decoder: any Decoder, defaults: TextStyle) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        font = try c.value(.font, default: defaults.font)
+        font = try c.value(.font, default: defaults.font) { try Font(from: $0, defaults: $1) }
         color = try c.value(.color, default: defaults.color)
         alignment = try c.value(.alignment, default: defaults.alignment)
     }
@@ -80,5 +83,12 @@ extension KeyedDecodingContainer {
     /// field with a documented default is read.
     func value<T: Decodable>(_ key: Key, default fallback: @autoclosure () -> T) throws -> T {
         try decodeIfPresent(T.self, forKey: key) ?? fallback()
+    }
+
+    /// A nested object that fills what it leaves out from the default of its context (a partial
+    /// font under a title keeps the title's size), or that default when the key is absent.
+    func value<T>(_ key: Key, default fallback: T, reading: (any Decoder, T) throws -> T) throws -> T {
+        guard contains(key), try !decodeNil(forKey: key) else { return fallback }
+        return try reading(try superDecoder(forKey: key), fallback)
     }
 }

@@ -64,7 +64,8 @@ extension ToastText: Codable where Text: Codable {
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
-            try c.decode(Text.self, forKey: .text), font: try c.value(.font, default: Font(size: 15)),
+            try c.decode(Text.self, forKey: .text),
+            font: try c.value(.font, default: Font(size: 15)) { try Font(from: $0, defaults: $1) },
             color: try c.value(.color, default: "#FFFFFFFF"), alignment: try c.value(.alignment, default: .leading),
             backgroundColor: try c.decodeIfPresent(String.self, forKey: .backgroundColor),
             size: try c.value(.size, default: GridSize()))

@@ -81,9 +81,12 @@ public enum SpecReader {
         if let object = given as? [String: Any], let knownObject = known as? [String: Any] {
             for key in object.keys.sorted() {
                 let at = pointer + "/" + JSONPointer.escape(key)
-                if let value = knownObject[key] {
+                if pointer.isEmpty, envelopeMembers.contains(key) { continue }
+                if object[key] is NSNull {
+                    issues.append(SpecIssue(pointer: at, code: "null-value", message: "null is not allowed; leave the field out instead."))
+                } else if let value = knownObject[key] {
                     findUnknown(object[key]!, in: value, at: at, into: &issues)
-                } else if !(pointer.isEmpty && envelopeMembers.contains(key)) {
+                } else {
                     issues.append(SpecIssue(pointer: at, code: "unknown-field", message: "\"\(key)\" is not a field here."))
                 }
             }
