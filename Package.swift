@@ -39,6 +39,9 @@ let package = Package(
         .target(
             name: "AlertCatalogs",
             dependencies: ["AlertSpec", .product(name: "Yams", package: "Yams")],
+            // Linux has no xcstrings compiler: the String Catalogs ship as they are and are read
+            // at start-up.
+            resources: [.copy("Resources/app.xcstrings"), .copy("Resources/onboarding.xcstrings")],
             swiftSettings: swiftSettings
         ),
         .target(

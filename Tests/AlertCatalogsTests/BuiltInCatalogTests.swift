@@ -67,7 +67,7 @@ struct BuiltInCatalogTests {
     func newMessages() throws {
         let dialog = try dialog("newMessages", ["count": .string("7"), "sender": .string("Li %@ Wei")])
         #expect(dialog.title == "New messages from Li %@ Wei")
-        #expect(dialog.message == "Unread messages: 7")
+        #expect(dialog.message == "You have 7 new messages.")
         #expect(dialog.actions.contains { $0.action == .openURL(url: "alertd-demo://inbox") && $0.role == .primary })
     }
 
@@ -108,7 +108,8 @@ struct BuiltInCatalogTests {
 
     @Test("a requested locale falls back to the source language")
     func localeFallback() {
-        #expect(app.locale(for: "fr-CA") == "en")
+        #expect(app.locale(for: "es-MX") == "en")
+        #expect(app.locale(for: "fr-CA") == "fr")
         #expect(app.locale(for: nil) == "en")
     }
 

@@ -177,12 +177,12 @@ struct LiveEndpointTests {
     @Test("A locale the catalog lacks falls back to its source language")
     func localeFallback() throws {
         try withLiveServer { port in
-            // Given a catalog written in English only
+            // Given a catalog without Spanish
             let client = try RawHTTPClient(port: port)
-            // When a client asks for Canadian French, by query and by header
-            let byQuery = try client.request("GET", "/v1/catalogs/app/alerts/questionExit?locale=fr-CA")
+            // When a client asks for Mexican Spanish, by query and by header
+            let byQuery = try client.request("GET", "/v1/catalogs/app/alerts/questionExit?locale=es-MX")
             let byHeader = try client.request(
-                "GET", "/v1/catalogs/app/alerts/questionExit", headers: [("Accept-Language", "fr-CA, fr;q=0.8")])
+                "GET", "/v1/catalogs/app/alerts/questionExit", headers: [("Accept-Language", "es-MX, es;q=0.8")])
             // Then both are rendered in English and say so
             for response in [byQuery, byHeader] {
                 #expect(response.status == 200)

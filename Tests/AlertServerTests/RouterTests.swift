@@ -174,4 +174,19 @@ struct RouterTests {
         #expect(response.status == 422)
         #expect(try problem(response).errors?.first?.pointer == "/progress")
     }
+
+    @Test("Accept-Language chooses the locale; Content-Language says which")
+    func acceptLanguage() throws {
+        var request = HTTPRequest(method: "GET", path: "/v1/catalogs/app/alerts/questionExit")
+        request.headers.add("Accept-Language", "zh-Hant-TW, fr;q=0.5")
+        let response = service.respond(to: request)
+        #expect(response.status == 200)
+        #expect(response.headers["Content-Language"] == "zh-Hant")
+        #expect(response.headers["Vary"] == "Accept-Language")
+        let spec = try JSONDecoder().decode(AlertSpec.self, from: Data(response.body))
+        #expect(spec.locale == "zh-Hant")
+        request.query = [(name: "locale", value: "de")]
+        #expect(service.respond(to: request).headers["Content-Language"] == "de")
+    }
 }
+

@@ -84,11 +84,11 @@ public enum AppAlert: AlertTarget {
         case .questionExit:
             LocalizedText("questionExit.message", default: "What you have written so far will not be saved.")
         case .answerExit:
-            LocalizedText("answerExit.message", default: "Your answer has not been posted yet. If you leave now, it is lost.")
+            LocalizedText("answerExit.message", default: "Your answer has not been posted yet. If you leave now, it will be lost.")
         case .logoutConfirm:
             LocalizedText("logoutConfirm.message", default: "You can log back in at any time with your email address.")
         case .newMessages(let count, _):
-            LocalizedText("newMessages.message", default: "Unread messages: %lld", .integer(count))
+            LocalizedText("newMessages.message", default: "You have %'lld new messages.", .integer(count))
         case .pushPermission:
             LocalizedText(
                 "pushPermission.message",
@@ -103,7 +103,7 @@ public enum AppAlert: AlertTarget {
             LocalizedText(
                 "inviteCode.message", default: "%1$@ invited you to join. Your invite code is %2$@.", .string(inviter),
                 .string(code))
-        case .redeemInvite: LocalizedText("redeemInvite.message", default: "Enter it to unlock your friend's rewards.")
+        case .redeemInvite: LocalizedText("redeemInvite.message", default: "Enter it to unlock your invite rewards.")
         case .locationPermission:
             LocalizedText(
                 "locationPermission.message",
@@ -140,7 +140,7 @@ public enum AppAlert: AlertTarget {
              AlertAction(id: "read", label: LocalizedText("newMessages.read", default: "Read"), role: .primary,
                          action: .openURL(url: "alertd-demo://inbox"))]
         case .pushPermission:
-            [AlertAction(id: "notNow", label: LocalizedText("pushPermission.notNow", default: "Not now"), role: .cancel),
+            [AlertAction(id: "notNow", label: SystemText.notNow.text, role: .cancel),
              AlertAction(id: "allow", label: LocalizedText("pushPermission.allow", default: "Turn on"), role: .primary,
                          action: .requestPermission(.notifications))]
         case .shareSheet:
@@ -165,7 +165,7 @@ public enum AppAlert: AlertTarget {
              AlertAction(id: "redeem", label: LocalizedText("redeemInvite.redeem", default: "Redeem"), role: .primary,
                          action: .event(name: "inviteCode.redeem"))]
         case .locationPermission:
-            [AlertAction(id: "notNow", label: LocalizedText("locationPermission.notNow", default: "Not now"), role: .cancel),
+            [AlertAction(id: "notNow", label: SystemText.notNow.text, role: .cancel),
              AlertAction(id: "allow", label: LocalizedText("locationPermission.allow", default: "Allow location"), role: .primary,
                          action: .requestPermission(.location))]
         case .loading, .saved, .failed, .uploadProgress, .welcomeToast: []

@@ -26,7 +26,7 @@ public enum OnboardingAlert: AlertTarget {
                         actionButton: CardButton(
                             title: LocalizedText("setup.notifications.allow", default: "Turn on notifications"),
                             action: .requestPermission(.notifications)),
-                        alternativeButton: CardButton(title: LocalizedText("setup.notNow", default: "Not now")),
+                        alternativeButton: CardButton(title: SystemText.notNow.text),
                         next: "location", dismissable: false),
                     CardPage(
                         id: "location", title: LocalizedText("setup.location.title", default: "Find questions near you"),
@@ -36,7 +36,7 @@ public enum OnboardingAlert: AlertTarget {
                         actionButton: CardButton(
                             title: LocalizedText("setup.location.allow", default: "Allow location"),
                             action: .requestPermission(.location)),
-                        alternativeButton: CardButton(title: LocalizedText("setup.notNow", default: "Not now")),
+                        alternativeButton: CardButton(title: SystemText.notNow.text),
                         next: "done", dismissable: false),
                     CardPage(
                         id: "done", title: LocalizedText("setup.done.title", default: "You're all set"),

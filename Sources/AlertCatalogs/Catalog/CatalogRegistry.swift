@@ -1,4 +1,5 @@
 import AlertSpec
+import Foundation
 
 /// Every catalog the server serves, by name, in a stable order. It is also the directory that
 /// `next` actions are resolved against: building a registry checks that every alert's `next`
@@ -26,13 +27,24 @@ public struct CatalogRegistry: Sendable, AlertDirectory {
         try CatalogRegistry(builtInCatalogs())
     }
 
-    /// The built-in catalogs, not yet joined into a registry.
+    /// The built-in catalogs, not yet joined into a registry, each with its String Catalog.
     public static func builtInCatalogs() throws -> [any AlertCatalog] {
-        let english = SourceLocalizer(sourceLanguage: "en")
-        return [
-            try EnumCatalog(name: "app", AppAlert.self, localizer: english),
-            try EnumCatalog(name: "onboarding", OnboardingAlert.self, localizer: english),
+        [
+            try EnumCatalog(name: "app", AppAlert.self, localizer: try builtInStrings("app")),
+            try EnumCatalog(name: "onboarding", OnboardingAlert.self, localizer: try builtInStrings("onboarding")),
         ]
+    }
+
+    /// The translations of a built-in catalog, from its bundled `.xcstrings`.
+    public static func builtInStrings(_ catalog: String) throws -> StringCatalogLocalizer {
+        guard let url = Bundle.module.url(forResource: catalog, withExtension: "xcstrings") else {
+            throw CatalogError.invalid(catalog: catalog, problems: ["its String Catalog \(catalog).xcstrings is not bundled"])
+        }
+        do {
+            return try StringCatalogLocalizer(contentsOf: url)
+        } catch let error as LocalizationError {
+            throw CatalogError.invalid(catalog: catalog, problems: error.problems)
+        }
     }
 
     public subscript(name: String) -> (any AlertCatalog)? { byName[name] }
@@ -83,9 +95,9 @@ public struct CatalogRegistry: Sendable, AlertDirectory {
 }
 
 extension AlertCatalog {
-    /// The locale to render for a requested tag: RFC 4647 lookup among `locales`, else the source.
-    public func locale(for requested: String?) -> String {
-        guard let requested else { return sourceLanguage }
-        return LocaleMatch.lookup(requested, in: locales) ?? sourceLanguage
+    /// The locale to render for what the client asked (`?locale=`, else `Accept-Language`),
+    /// among `locales`; see `LocaleNegotiation`.
+    public func locale(for requested: String?, acceptLanguage: String? = nil) -> String {
+        LocaleNegotiation.locale(query: requested, acceptLanguage: acceptLanguage, available: locales, source: sourceLanguage)
     }
 }

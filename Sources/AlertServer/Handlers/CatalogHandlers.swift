@@ -48,7 +48,8 @@ struct CatalogHandlers {
             if let platform = try request.query("platform"), !Self.platforms.contains(platform) {
                 throw APIError.badRequest("The platform \"\(platform)\" is unknown; use ios or android.")
             }
-            let locale = catalog.locale(for: try request.query("locale"))
+            let locale = catalog.locale(
+                for: try request.query("locale"), acceptLanguage: request.http.headers["Accept-Language"])
             return try catalog.render(type: type, parameters: try Self.parameters(of: request), locale: locale)
         }
     }

@@ -44,13 +44,14 @@ public enum FormatArgument: Sendable, Equatable, ExpressibleByStringLiteral, Exp
 
 /// The platform's standard button words, which clients show in the system's own language.
 public enum SystemText: String, Sendable, CaseIterable {
-    case ok, cancel
+    case ok, cancel, notNow
 
     /// The text, keyed `system.<name>`, in the system table.
     public var text: LocalizedText {
         switch self {
         case .ok: LocalizedText("system.ok", default: "OK", table: .system)
         case .cancel: LocalizedText("system.cancel", default: "Cancel", table: .system)
+        case .notNow: LocalizedText("system.notNow", default: "Not Now", table: .system)
         }
     }
 }

@@ -1,8 +1,11 @@
 /// Substitutes arguments into a format string with printf-style placeholders, the subset that
 /// String Catalogs use: `%@`, `%d`/`%i`/`%ld`/`%lld`/`%u`/`%lu`/`%llu`, `%f`/`%.Nf`, `%%`,
 /// and positional forms (`%2$@`). Substituted text is never scanned again.
+///
+/// Numbers use the locale's decimal separator (`3,5` in French); the `'` flag (`%'lld`) asks for
+/// the locale's digit grouping too (`1 000 000` in French, `1.000.000` in German).
 public enum TextFormatter {
-    public static func format(_ format: String, _ arguments: [FormatArgument]) -> String {
+    public static func format(_ format: String, _ arguments: [FormatArgument], locale: String = "en") -> String {
         guard format.utf8.contains(UInt8(ascii: "%")) else { return format }
         var output = ""
         var next = 0
@@ -26,7 +29,7 @@ public enum TextFormatter {
             }
             let position = placeholder.position ?? next
             next = position + 1
-            output += position < arguments.count ? render(arguments[position], placeholder) : ""
+            output += position < arguments.count ? render(arguments[position], placeholder, NumberSymbols(locale: locale)) : ""
         }
         return output
     }
@@ -50,14 +53,17 @@ public enum TextFormatter {
         return result
     }
 
-    private static func render(_ argument: FormatArgument, _ placeholder: Placeholder) -> String {
+    private static func render(_ argument: FormatArgument, _ placeholder: Placeholder, _ symbols: NumberSymbols) -> String {
+        let grouped = placeholder.grouping
         switch (argument, placeholder.conversion) {
         case (.number(let value), "f"):
-            return fixed(value, digits: placeholder.precision ?? 6)
+            return symbols.localize(fixed(value, digits: placeholder.precision ?? 6), grouping: grouped)
         case (.integer(let value), "f"):
-            return fixed(Double(value), digits: placeholder.precision ?? 6)
+            return symbols.localize(fixed(Double(value), digits: placeholder.precision ?? 6), grouping: grouped)
         case (.number(let value), "d"), (.number(let value), "i"), (.number(let value), "u"):
-            return String(Int(value.rounded(.towardZero)))
+            return symbols.localize(String(Int(value.rounded(.towardZero))), grouping: grouped)
+        case (.integer(let value), "d"), (.integer(let value), "i"), (.integer(let value), "u"):
+            return symbols.localize(String(value), grouping: grouped)
         case (.string(let value), _): return value
         case (.integer(let value), _): return String(value)
         case (.number(let value), _):
@@ -81,11 +87,12 @@ public enum TextFormatter {
 
     private struct Placeholder {
         var position: Int?
+        var grouping = false
         var precision: Int?
         var conversion: Character
         var end: String.Index
 
-        /// Parses `[n$][.p][l|ll]c` after a `%`.
+        /// Parses `[n$]['][.p][l|ll]c` after a `%`.
         static func parse(_ text: String, at start: String.Index) -> Placeholder? {
             var index = start
             func peek() -> Character? { index < text.endIndex ? text[index] : nil }
@@ -106,6 +113,11 @@ public enum TextFormatter {
             } else {
                 index = save
             }
+            var grouping = false
+            if peek() == "'" {
+                grouping = true
+                index = text.index(after: index)
+            }
             var precision: Int?
             if peek() == "." {
                 index = text.index(after: index)
@@ -113,7 +125,47 @@ public enum TextFormatter {
             }
             while peek() == "l" { index = text.index(after: index) }
             guard let conversion = peek(), "@difu%".contains(conversion) else { return nil }
-            return Placeholder(position: position, precision: precision, conversion: conversion, end: text.index(after: index))
+            return Placeholder(
+                position: position, grouping: grouping, precision: precision, conversion: conversion, end: text.index(after: index))
         }
+    }
+}
+
+/// How a locale writes numbers: decimal separator and digit grouping.
+struct NumberSymbols {
+    var decimal: Character
+    var group: String
+
+    init(locale: String) {
+        switch PluralRules.language(of: locale) {
+        case "fr": decimal = ","; group = "\u{202F}"
+        case "de", "es", "it", "nl", "tr", "da", "id", "pt": decimal = ","; group = "."
+        case "ru", "uk", "pl", "cs", "sk", "sv", "fi", "nb", "no", "be": decimal = ","; group = "\u{00A0}"
+        default: decimal = "."; group = ","
+        }
+    }
+
+    /// `1234.5` (as Swift writes it) in this locale's symbols, grouped if asked.
+    func localize(_ number: String, grouping: Bool) -> String {
+        var whole = Substring(number)
+        var fraction: Substring?
+        if let dot = number.firstIndex(of: ".") {
+            whole = number[..<dot]
+            fraction = number[number.index(after: dot)...]
+        }
+        var text = String(whole)
+        if grouping {
+            let sign = whole.hasPrefix("-") ? "-" : ""
+            let digits = Array(whole.drop(while: { $0 == "-" }))
+            var groups: [String] = []
+            var end = digits.count
+            while end > 0 {
+                groups.insert(String(digits[max(0, end - 3)..<end]), at: 0)
+                end -= 3
+            }
+            text = sign + groups.joined(separator: group)
+        }
+        if let fraction { text += String(decimal) + fraction }
+        return text
     }
 }
