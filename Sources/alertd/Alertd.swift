@@ -16,7 +16,7 @@ struct Alertd: ParsableCommand {
               alertd validate catalogs/
             """,
         version: "0.1.0",
-        subcommands: [Serve.self, Render.self, Validate.self],
+        subcommands: [Serve.self, Render.self, Validate.self, CatalogCommand.self],
         defaultSubcommand: Serve.self
     )
 }

@@ -5,22 +5,6 @@ import Testing
 
 @testable import AlertCatalogs
 
-/// Passes every request to a real localizer and remembers which keys were asked for.
-private final class RecordingLocalizer: Localizer {
-    let inner: StringCatalogLocalizer
-    let keys = Mutex<Set<String>>([])
-
-    init(_ inner: StringCatalogLocalizer) { self.inner = inner }
-
-    var sourceLanguage: String { inner.sourceLanguage }
-    var locales: [String] { inner.locales }
-
-    func string(_ text: LocalizedText, locale: String) -> String {
-        if text.table == .catalog { keys.withLock { _ = $0.insert(text.key) } }
-        return inner.string(text, locale: locale)
-    }
-}
-
 @Suite("Built-in translations")
 struct TranslationCoverageTests {
     static let requiredLocales = ["en", "zh-Hans", "zh-Hant", "ja", "fr", "de", "ru", "ar"]
@@ -28,7 +12,8 @@ struct TranslationCoverageTests {
     @Test("every key an alert uses is translated in every locale", arguments: ["app", "onboarding"])
     func coverage(catalog name: String) throws {
         // Given the catalog's String Catalog, recorded while every sample renders in every locale
-        let recording = RecordingLocalizer(try CatalogRegistry.builtInStrings(name))
+        let strings = try CatalogRegistry.builtInStrings(name)
+        let recording = KeyRecorder(strings)
         let catalog: any AlertCatalog =
             name == "app"
             ? try EnumCatalog(name: name, AppAlert.self, localizer: recording)
@@ -39,9 +24,28 @@ struct TranslationCoverageTests {
         #expect(used.count > 5)
         for key in used.sorted() {
             for locale in Self.requiredLocales {
-                #expect(recording.inner.isTranslated(key, in: locale), "\(name): \(key) is not translated in \(locale)")
+                #expect(strings.isTranslated(key, in: locale), "\(name): \(key) is not translated in \(locale)")
             }
         }
+    }
+
+    @Test("the report alertd catalog strings prints has no gaps")
+    func noGaps() throws {
+        let reports = try CatalogStrings.builtIn()
+        #expect(reports.map(\.catalog) == ["app", "onboarding"])
+        #expect(reports.flatMap(\.gaps) == [])
+        #expect(reports.allSatisfy { $0.undeclared.isEmpty && $0.states.count > 5 })
+    }
+
+    @Test("a gap is listed per key and locale: missing, not yet translated, or absent from the String Catalog")
+    func gapsListed() {
+        let report = CatalogStrings(
+            catalog: "x", locales: ["en", "fr"],
+            states: ["k": ["en": "translated", "fr": "needs_review"], "m": ["en": "translated"], "n": [:]],
+            undeclared: ["n"])
+        #expect(report.gaps == [
+            "x: k: fr: needs_review", "x: m: fr: missing", "x: n: en: not in the String Catalog", "x: n: fr: not in the String Catalog",
+        ])
     }
 
     @Test("questionExit in all eight locales, with the platform's Cancel")

@@ -26,8 +26,8 @@ public struct FileCatalog: AlertCatalog {
 
     public let name: String
     public let sourceLanguage: String
-    /// The source language only, for now.
-    public var locales: [String] { [sourceLanguage] }
+    /// The source language, and the locales of the sibling String Catalog if there is one.
+    public let locales: [String]
     /// Sorted by type.
     public let entries: [AlertTypeInfo]
     /// The file, as it was named to the loader.
@@ -38,8 +38,9 @@ public struct FileCatalog: AlertCatalog {
     public let warnings: [CatalogProblem]
     let templates: [String: SpecTemplate]
     /// The validated drafts of the templates without parameters (every Critical Moments
-    /// alert): they are the same on every request.
-    private let fixed: [String: SpecDraft]
+    /// alert), by type and locale: they are the same on every request.
+    private let fixed: [String: [String: SpecDraft]]
+    private let translations: CatalogTranslations?
     private let validator = SpecValidator()
 
     /// Reads and checks one catalog file; throws `CatalogFileError`.
@@ -82,9 +83,11 @@ public struct FileCatalog: AlertCatalog {
                     + " (named actions with an \"actionType\").")
         }
 
+        let translations = CatalogTranslations.load(besides: url, sourceLanguage: sourceLanguage, into: &problems)
+        let locales = translations?.locales ?? [sourceLanguage]
         let validator = SpecValidator()
         var entries: [AlertTypeInfo] = []
-        var fixed: [String: SpecDraft] = [:]
+        var fixed: [String: [String: SpecDraft]] = [:]
         for (type, template) in templates.sorted(by: { $0.type < $1.type }) {
             guard CatalogDocument.isValidType(type) else {
                 problems.error(
@@ -92,16 +95,24 @@ public struct FileCatalog: AlertCatalog {
                     "\"\(type)\" cannot name an alert: start with a letter or digit, then use only letters, digits, ., _ and -.")
                 continue
             }
-            let example = (try? template.filled(with: template.example)) ?? template.tree
-            switch SpecReader.read(tree: example.foundation) {
-            case .failure(let invalid):
-                problems.add(invalid.issues, entry: type, map: template.pointers)
-            case .success(let draft):
-                let result = validator.validate(draft)
-                problems.add(result.errors, warnings: result.warnings, entry: type, map: template.pointers)
-                if template.parameters.isEmpty { fixed[type] = result.draft }
-                entries.append(
-                    AlertTypeInfo(type: type, kind: draft.kind, parameters: template.parameterInfos, example: template.example))
+            // Every alert is checked with its example in every locale, as the built-ins are.
+            var kind: AlertKind?
+            for locale in locales {
+                let localized = Self.localize(template.tree, locale: locale, format: format, translations: translations)
+                let example = (try? template.filled(with: template.example, in: localized)) ?? localized
+                switch SpecReader.read(tree: example.foundation) {
+                case .failure(let invalid):
+                    problems.add(invalid.issues, entry: type, map: template.pointers)
+                case .success(let draft):
+                    let result = validator.validate(draft)
+                    problems.add(
+                        result.errors, warnings: locale == sourceLanguage ? result.warnings : [], entry: type, map: template.pointers)
+                    if template.parameters.isEmpty { fixed[type, default: [:]][locale] = result.draft }
+                    kind = draft.kind
+                }
+            }
+            if let kind {
+                entries.append(AlertTypeInfo(type: type, kind: kind, parameters: template.parameterInfos, example: template.example))
             }
         }
         guard problems.problems.isEmpty else {
@@ -109,6 +120,8 @@ public struct FileCatalog: AlertCatalog {
         }
         self.name = name
         self.sourceLanguage = sourceLanguage
+        self.locales = locales
+        self.translations = translations
         self.entries = entries
         self.file = url.relativePath
         self.format = format
@@ -119,12 +132,21 @@ public struct FileCatalog: AlertCatalog {
 
     public func draft(type: String, parameters: [String: ParameterValue], locale: String) throws -> SpecDraft {
         guard let template = templates[type] else { throw CatalogError.unknownType(catalog: name, type: type) }
-        let tree = try template.filled(with: parameters)
-        if let draft = fixed[type] { return draft }
+        let localized = Self.localize(template.tree, locale: locale, format: format, translations: translations)
+        let tree = try template.filled(with: parameters, in: localized)
+        if let draft = fixed[type]?[locale] { return draft }
         switch SpecReader.read(tree: tree.foundation) {
         case .failure(let invalid): throw invalid
         case .success(let draft): return try validator.validated(draft)
         }
+    }
+
+    /// A template's tree in `locale`: translated text, and for Critical Moments configs the
+    /// standard OK and Cancel buttons in the platform's words.
+    static func localize(_ tree: JSONTree, locale: String, format: Format, translations: CatalogTranslations?) -> JSONTree {
+        let systemButtons = format == .criticalMoments
+        if let translations { return translations.localize(tree, locale: locale, systemButtons: systemButtons) }
+        return systemButtons ? CatalogTranslations.localize(tree, locale: locale, systemButtons: true) : tree
     }
 
     /// The format `root` is written in, by its shape; nil for neither.

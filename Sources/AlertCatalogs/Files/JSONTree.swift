@@ -68,6 +68,15 @@ enum JSONTree: Sendable, Equatable {
         }
     }
 
+    /// The tree with `transform` applied to every object, inner objects first.
+    func mapObjects(_ transform: ([String: JSONTree]) -> [String: JSONTree]) -> JSONTree {
+        switch self {
+        case .array(let items): .array(items.map { $0.mapObjects(transform) })
+        case .object(let members): .object(transform(members.mapValues { $0.mapObjects(transform) }))
+        case .null, .bool, .integer, .number, .string: self
+        }
+    }
+
     /// Every string value of the tree, members in name order.
     var strings: [String] {
         switch self {

@@ -36,7 +36,8 @@ struct SpecTemplate: Sendable {
 
     /// The tree with the placeholders filled. Throws `ParameterError` for a missing parameter,
     /// then for one the template does not take.
-    func filled(with values: [String: ParameterValue]) throws -> JSONTree {
+    func filled(with values: [String: ParameterValue], in tree: JSONTree? = nil) throws -> JSONTree {
+        let tree = tree ?? self.tree
         if let missing = parameters.first(where: { values[$0] == nil }) {
             throw ParameterError.missing(missing, .string)
         }
