@@ -6,7 +6,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 # What building and running alertd needs, and what the tests need on top (python3-venv: the
 # schema test checks specs with Python's jsonschema, installed from PyPI into $(VENV)).
-BUILD_PACKAGES := pkg-config libmicrohttpd-dev
+BUILD_PACKAGES := pkg-config libmicrohttpd-dev libsqlite3-dev
 TEST_PACKAGES := $(BUILD_PACKAGES) curl python3 python3-venv
 BENCH_PACKAGES := $(BUILD_PACKAGES) wrk curl
 
@@ -19,7 +19,7 @@ VENV := .build/venv
 VENV_PACKAGES := 'jsonschema>=4.18' 'pyyaml>=6'
 ALERTD_TEST_PYTHON ?= $(CURDIR)/$(VENV)/bin/python
 
-.PHONY: run test build release deps test-deps test-venv bench-deps bench-connections clean
+.PHONY: run test build release deps test-deps test-venv bench-deps bench-connections bench-queue clean
 
 # Installs the Debian packages named in $(1) that are missing (one apt-get update, only if needed).
 define apt_install
@@ -67,6 +67,9 @@ test: test-deps test-venv
 # Benchmarks are run by hand; they print figures and assert nothing.
 bench-connections: bench-deps release
 	scripts/bench-connections.sh
+
+bench-queue: bench-deps release
+	scripts/bench-queue.sh
 
 clean:
 	rm -rf .build

@@ -19,6 +19,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
         // libmicrohttpd and a header of non-variadic wrappers. Only MicroHTTP imports it.
@@ -44,16 +46,25 @@ let package = Package(
             resources: [.copy("Resources/app.xcstrings"), .copy("Resources/onboarding.xcstrings")],
             swiftSettings: swiftSettings
         ),
+        // Session queues: the semantics (QueuePolicy), the store protocol, and the SQLite store.
+        .target(
+            name: "AlertQueue",
+            dependencies: ["AlertSpec", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "AlertServer",
-            dependencies: ["MicroHTTP", "AlertSpec", "AlertCatalogs"],
+            dependencies: [
+                "MicroHTTP", "AlertSpec", "AlertCatalogs", "AlertQueue",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
             resources: [.copy("Resources/openapi.yaml")],
             swiftSettings: swiftSettings
         ),
         .executableTarget(
             name: "alertd",
             dependencies: [
-                "AlertServer", "AlertCatalogs", "AlertSpec", "MicroHTTP",
+                "AlertServer", "AlertCatalogs", "AlertSpec", "AlertQueue", "MicroHTTP",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings
@@ -69,9 +80,14 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "AlertQueueTests",
+            dependencies: ["AlertQueue", "AlertSpec"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "AlertServerTests",
             dependencies: [
-                "AlertServer", "AlertCatalogs", "AlertSpec", "MicroHTTP",
+                "AlertServer", "AlertCatalogs", "AlertSpec", "AlertQueue", "MicroHTTP",
                 .product(name: "Yams", package: "Yams"),
             ],
             swiftSettings: swiftSettings

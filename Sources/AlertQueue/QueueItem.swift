@@ -1,0 +1,126 @@
+import AlertSpec
+import Foundation
+
+/// What a queued item shows: an alert of a catalog with its parameters, or an ad-hoc spec.
+public enum QueueContent: Sendable, Equatable, Codable {
+    /// `catalog/type` and its parameters, rendered in the client's locale at delivery.
+    case alert(id: String, parameters: [String: ParameterValue])
+    /// A spec written by the sender, delivered as it is.
+    case spec(SpecDraft)
+}
+
+/// The life of an item: `queued` → `presenting` (delivered, leased) → `done` (acknowledged);
+/// or `cancelled`, `expired` (its TTL passed before delivery), `dead` (delivered too often
+/// without an acknowledgement).
+public enum ItemState: String, Sendable, Codable, CaseIterable {
+    case queued, presenting, done, cancelled, expired, dead
+
+    /// Queued or presenting: the item still counts for dedupe and lanes.
+    public var isLive: Bool { self == .queued || self == .presenting }
+}
+
+/// An item to enqueue.
+public struct NewItem: Sendable, Equatable {
+    public var session: String
+    public var content: QueueContent
+    /// 0…1000, higher first.
+    public var priority: Int
+    public var lane: Lane
+    /// Items with the same key are the same alert: never queued or shown twice at once.
+    public var dedupeKey: String
+    /// Seconds it may wait; nil waits for ever.
+    public var ttl: Double?
+    /// Continues what the user just did (a chain): ahead of everything queued in its lane.
+    public var atHead: Bool
+
+    public init(
+        session: String, content: QueueContent, priority: Int, lane: Lane, dedupeKey: String, ttl: Double? = nil,
+        atHead: Bool = false
+    ) {
+        self.session = session
+        self.content = content
+        self.priority = priority
+        self.lane = lane
+        self.dedupeKey = dedupeKey
+        self.ttl = ttl
+        self.atHead = atHead
+    }
+}
+
+/// An item in a session's queue.
+public struct QueueItem: Sendable, Equatable {
+    public var ticket: String
+    public var session: String
+    public var content: QueueContent
+    public var priority: Int
+    public var lane: Lane
+    public var dedupeKey: String
+    public var state: ItemState
+    /// Enqueue order within the store, increasing.
+    public var sequence: Int64
+    public var enqueuedAt: Date
+    public var expiresAt: Date?
+    /// Times delivered.
+    public var deliveries: Int
+    /// While presenting: when the lease ends and the item becomes deliverable again.
+    public var leaseUntil: Date?
+    public var atHead: Bool
+
+    public init(
+        ticket: String, session: String, content: QueueContent, priority: Int, lane: Lane, dedupeKey: String,
+        state: ItemState, sequence: Int64, enqueuedAt: Date, expiresAt: Date?, deliveries: Int, leaseUntil: Date?,
+        atHead: Bool
+    ) {
+        self.ticket = ticket
+        self.session = session
+        self.content = content
+        self.priority = priority
+        self.lane = lane
+        self.dedupeKey = dedupeKey
+        self.state = state
+        self.sequence = sequence
+        self.enqueuedAt = enqueuedAt
+        self.expiresAt = expiresAt
+        self.deliveries = deliveries
+        self.leaseUntil = leaseUntil
+        self.atHead = atHead
+    }
+}
+
+/// The outcome of an enqueue.
+public struct EnqueueResult: Sendable, Equatable {
+    /// The item queued, or the live item with the same dedupe key.
+    public var item: QueueItem
+    /// False when an item with the same dedupe key was already queued or presenting.
+    public var created: Bool
+    /// 1-based place in its lane's delivery order.
+    /// Counted among the lane's queued items; 0 when the item returned is already presenting.
+    public var position: Int
+
+    public init(item: QueueItem, created: Bool, position: Int) {
+        self.item = item
+        self.created = created
+        self.position = position
+    }
+}
+
+/// How long leases last, how often an item may be delivered, how long a session may hold.
+public struct QueueSettings: Sendable, Equatable {
+    /// Seconds a delivered item stays presenting without an acknowledgement. Default 60.
+    public var leaseDuration: Double
+    /// Deliveries after which an unacknowledged item is dead-lettered. Default 5.
+    public var maxDeliveries: Int
+    /// Seconds a hold lasts when none is given, and at most. Defaults 30 and 600.
+    public var defaultHold: Double
+    public var maxHold: Double
+    /// Live items a session may hold at once; more is refused. Default 100.
+    public var maxQueueLength: Int
+
+    public init(leaseDuration: Double = 60, maxDeliveries: Int = 5, defaultHold: Double = 30, maxHold: Double = 600, maxQueueLength: Int = 100) {
+        self.leaseDuration = leaseDuration
+        self.maxDeliveries = maxDeliveries
+        self.defaultHold = defaultHold
+        self.maxHold = maxHold
+        self.maxQueueLength = maxQueueLength
+    }
+}

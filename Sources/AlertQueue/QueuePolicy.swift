@@ -1,0 +1,218 @@
+import AlertSpec
+import Foundation
+
+/// The queue semantics, as pure functions over one session's items: no database, no clock,
+/// no I/O. Every store loads a session's items, applies one of these steps, and writes
+/// `SessionItems.updated` and `.inserted` back in one transaction, so all stores behave alike.
+///
+/// ```swift
+/// let policy = QueuePolicy(settings: QueueSettings())
+/// var items = SessionItems(session: "s1", items: loadedLiveItems)
+/// let delivered = policy.next(&items, holdUntil: nil, now: now)   // presenting, leased
+/// // write items.updated and items.inserted
+/// ```
+///
+/// The rules:
+/// - **Order** within a lane: `atHead` items (chains) first, the newest chain first; then
+///   priority, higher first; then enqueue order (`sequence`). The same order ranks the best
+///   items of different lanes against each other.
+/// - **Lanes**: `modal` and `toast` present at most one item each; `hud` never waits. `next`
+///   delivers the best queued item of the lanes that are free; while a hold is active only the
+///   `hud` lane is.
+/// - **Every step first prepares** the items at `now`: a presenting item whose lease ended is
+///   queued again (its deliveries kept), or `dead` once it was delivered `maxDeliveries` times;
+///   then a queued item whose `expiresAt` is not after `now` is `expired` (also one just
+///   requeued: an item past its TTL is never delivered again).
+/// - **Delivery**: presenting, one more delivery, leased until `now + leaseDuration`. A HUD
+///   delivered ends every other presenting HUD of the session (`done`: the latest wins).
+/// - **Enqueue**: a live item with the same dedupe key is returned instead (not created); a new
+///   HUD cancels the queued HUDs of the session (changeTo); more than `maxQueueLength` live
+///   items are refused.
+/// - **Ack**: a presenting or queued item is `done`, and its chain is queued at the head of its
+///   lane in the same step; a done item stays as it is; cancelled, expired and dead ones are gone.
+/// - **Cancel**: live items become `cancelled`.
+public struct QueuePolicy: Sendable, Equatable {
+    public var settings: QueueSettings
+
+    public init(settings: QueueSettings = QueueSettings()) {
+        self.settings = settings
+    }
+
+    // MARK: - Order
+
+    /// Whether `a` is delivered before `b`: chains first (newest first), then priority (higher
+    /// first), then enqueue order.
+    public static func precedes(_ a: QueueItem, _ b: QueueItem) -> Bool {
+        if a.atHead != b.atHead { return a.atHead }
+        if a.atHead { return a.sequence > b.sequence }
+        if a.priority != b.priority { return a.priority > b.priority }
+        return a.sequence < b.sequence
+    }
+
+    /// A listing in delivery order: presenting items, then queued items (all lanes, interleaved
+    /// by `precedes`), then dead items (oldest first). Other states are left out.
+    public static func deliveryOrder(_ items: [QueueItem]) -> [QueueItem] {
+        let presenting = items.filter { $0.state == .presenting }.sorted(by: precedes)
+        let queued = items.filter { $0.state == .queued }.sorted(by: precedes)
+        let dead = items.filter { $0.state == .dead }.sorted { $0.sequence < $1.sequence }
+        return presenting + queued + dead
+    }
+
+    /// 1-based place of `item` among the queued items of its lane, in delivery order; 0 when it
+    /// is presenting (or no longer live).
+    public static func position(of item: QueueItem, in items: SessionItems) -> Int {
+        guard item.state == .queued else { return 0 }
+        let ahead = items.all.filter { $0.state == .queued && $0.lane == item.lane && precedes($0, item) }
+        return ahead.count + 1
+    }
+
+    // MARK: - Hold
+
+    /// Whether a hold ending at `until` still holds at `now`.
+    public static func isHolding(until: Date?, now: Date) -> Bool {
+        guard let until else { return false }
+        return until > now
+    }
+
+    /// When a hold asked for at `now` ends: `seconds` (or `defaultHold`), at most `maxHold`,
+    /// never negative.
+    public func holdDeadline(seconds: Double?, now: Date) -> Date {
+        let asked = seconds ?? settings.defaultHold
+        let seconds = asked.isFinite ? min(max(asked, 0), settings.maxHold) : settings.maxHold
+        return now.addingTimeInterval(seconds)
+    }
+
+    /// The lanes `next` may deliver from: those with nothing presenting (`hud` always), and only
+    /// `hud` while a hold is active.
+    public static func freeLanes(_ items: [QueueItem], holdUntil: Date?, now: Date) -> Set<Lane> {
+        if isHolding(until: holdUntil, now: now) { return [.hud] }
+        let busy = Set(items.filter { $0.state == .presenting && $0.lane != .hud }.map(\.lane))
+        return Set(Lane.allCases).subtracting(busy)
+    }
+
+    // MARK: - Steps
+
+    /// The item `new` becomes when it is queued at `now` under `ticket` and `sequence`.
+    public func makeItem(_ new: NewItem, ticket: String, sequence: Int64, now: Date) -> QueueItem {
+        QueueItem(
+            ticket: ticket, session: new.session, content: new.content, priority: new.priority, lane: new.lane,
+            dedupeKey: new.dedupeKey, state: .queued, sequence: sequence, enqueuedAt: now,
+            expiresAt: new.ttl.map { now.addingTimeInterval($0) }, deliveries: 0, leaseUntil: nil,
+            atHead: new.atHead)
+    }
+
+    /// Ends leases and TTLs that passed at `now`. Every other step starts with it; calling it
+    /// again at the same `now` changes nothing.
+    public func prepare(_ items: inout SessionItems, now: Date) {
+        let maxDeliveries = settings.maxDeliveries
+        items.updateAll(where: { $0.state == .presenting && $0.leaseUntil.map { $0 <= now } ?? false }) { item in
+            item.state = item.deliveries >= maxDeliveries ? .dead : .queued
+            item.leaseUntil = nil
+        }
+        items.updateAll(where: { $0.state == .queued && $0.expiresAt.map { $0 <= now } ?? false }) { item in
+            item.state = .expired
+        }
+    }
+
+    /// Queues `item` (made by `makeItem`), or returns the live item of the session with its
+    /// dedupe key. A new HUD cancels the session's queued HUDs.
+    /// - Throws: `QueueError.queueFull` when the session would hold more than `maxQueueLength`
+    ///   live items; `items` is then left as prepared.
+    public func enqueue(_ item: QueueItem, into items: inout SessionItems, now: Date) throws(QueueError) -> EnqueueResult {
+        precondition(item.session == items.session, "an item queued into another session's items")
+        prepare(&items, now: now)
+        if let existing = items.live.first(where: { $0.dedupeKey == item.dedupeKey }) {
+            return EnqueueResult(item: existing, created: false, position: Self.position(of: existing, in: items))
+        }
+        let replaced = item.lane == .hud ? items.live.filter { $0.lane == .hud && $0.state == .queued } : []
+        guard items.live.count - replaced.count < settings.maxQueueLength else {
+            throw .queueFull(limit: settings.maxQueueLength)
+        }
+        insert(item, into: &items, replacing: replaced)
+        return EnqueueResult(item: item, created: true, position: Self.position(of: item, in: items))
+    }
+
+    /// Delivers the best queued item of the free lanes, or nil.
+    public func next(_ items: inout SessionItems, holdUntil: Date?, now: Date) -> QueueItem? {
+        prepare(&items, now: now)
+        let lanes = Self.freeLanes(items.all, holdUntil: holdUntil, now: now)
+        let candidates = items.all.filter { $0.state == .queued && lanes.contains($0.lane) }
+        guard let best = candidates.min(by: Self.precedes) else { return nil }
+        if best.lane == .hud {
+            items.updateAll(where: { $0.state == .presenting && $0.lane == .hud }) { older in
+                older.state = .done
+                older.leaseUntil = nil
+            }
+        }
+        let leaseUntil = now.addingTimeInterval(settings.leaseDuration)
+        items.update(ticket: best.ticket) { item in
+            item.state = .presenting
+            item.deliveries += 1
+            item.leaseUntil = leaseUntil
+        }
+        return items.item(ticket: best.ticket)
+    }
+
+    /// Acknowledges `ticket`: a presenting or queued item becomes `done`, and `chain` (made by
+    /// `makeItem`) is queued first in its lane, in this session. A done item is returned as it
+    /// is (and its chain is not queued again).
+    ///
+    /// The chain takes the place of the item acknowledged, so the queue limit does not refuse
+    /// it; when a live item already has the chain's dedupe key, that one stays and nothing is
+    /// added.
+    /// - Throws: `notFound` when `items` holds no such ticket; `gone` for a cancelled, expired
+    ///   or dead item.
+    public func ack(ticket: String, chain: QueueItem?, in items: inout SessionItems, now: Date) throws(QueueError) -> QueueItem {
+        prepare(&items, now: now)
+        guard let item = items.item(ticket: ticket) else { throw .notFound(ticket: ticket) }
+        switch item.state {
+        case .done:
+            return item
+        case .cancelled, .expired, .dead:
+            throw .gone(ticket: ticket, state: item.state)
+        case .queued, .presenting:
+            items.update(ticket: ticket) { item in
+                item.state = .done
+                item.leaseUntil = nil
+            }
+        }
+        if var chain, !items.live.contains(where: { $0.dedupeKey == chain.dedupeKey }) {
+            chain.session = items.session
+            chain.atHead = true
+            let replaced = chain.lane == .hud ? items.live.filter { $0.lane == .hud && $0.state == .queued } : []
+            insert(chain, into: &items, replacing: replaced)
+        }
+        return items.item(ticket: ticket) ?? item
+    }
+
+    /// Cancels the live item `ticket`, or every live item (nil); returns how many.
+    /// - Throws: `notFound` for a ticket `items` does not hold; `gone` for one no longer live.
+    public func cancel(ticket: String?, in items: inout SessionItems, now: Date) throws(QueueError) -> Int {
+        prepare(&items, now: now)
+        if let ticket {
+            guard let item = items.item(ticket: ticket) else { throw .notFound(ticket: ticket) }
+            guard item.state.isLive else { throw .gone(ticket: ticket, state: item.state) }
+        }
+        var cancelled = 0
+        items.updateAll(where: { $0.state.isLive && (ticket == nil || $0.ticket == ticket) }) { item in
+            item.state = .cancelled
+            item.leaseUntil = nil
+            cancelled += 1
+        }
+        return cancelled
+    }
+
+    /// The session's presenting, queued and dead items at `now`, in delivery order.
+    public func listing(_ items: inout SessionItems, now: Date) -> [QueueItem] {
+        prepare(&items, now: now)
+        return Self.deliveryOrder(items.all)
+    }
+
+    // MARK: -
+
+    private func insert(_ item: QueueItem, into items: inout SessionItems, replacing replaced: [QueueItem]) {
+        let tickets = Set(replaced.map(\.ticket))
+        items.updateAll(where: { tickets.contains($0.ticket) }) { $0.state = .cancelled }
+        items.insert(item)
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+
+/// Where session queues are kept. Every method is one atomic step, durable when it returns
+/// (an acknowledged write survives a crash of the process). Implementations apply
+/// `QueuePolicy` for every decision, so all stores behave alike; the shared contract tests
+/// hold them to it.
+public protocol QueueStore: Sendable {
+    /// Queues `item`, unless a live item of the session has its dedupe key (then that one is
+    /// returned, `created` false). A newer queued HUD replaces older queued ones (they are
+    /// cancelled). Throws `QueueError.queueFull` past `maxQueueLength` live items.
+    func enqueue(_ item: NewItem, now: Date) async throws -> EnqueueResult
+
+    /// Delivers the best deliverable item of the session — highest first across lanes that are
+    /// free, see `QueuePolicy` — marking it presenting with a lease; nil when there is none.
+    func next(session: String, now: Date) async throws -> QueueItem?
+
+    /// Ends the lease of a presenting item (`done`), and queues `chain` first in its lane in
+    /// the same step. Throws `notFound` for an unknown ticket, `gone` for a cancelled, expired
+    /// or dead one. Acknowledging a done item again changes nothing.
+    func ack(session: String, ticket: String, chain: NewItem?, now: Date) async throws -> QueueItem
+
+    /// The session's queued, presenting and dead items, in delivery order.
+    func items(session: String, now: Date) async throws -> [QueueItem]
+
+    /// One item of the session.
+    func item(session: String, ticket: String) async throws -> QueueItem?
+
+    /// Cancels one live item (`ticket`), or every live item of the session (nil); returns how
+    /// many were cancelled. A ticket that is unknown throws `notFound`; one no longer live,
+    /// `gone`.
+    func cancel(session: String, ticket: String?, now: Date) async throws -> Int
+
+    /// Holds modal and toast delivery until `until`, or releases the hold (nil).
+    func hold(session: String, until: Date?) async throws
+
+    /// When the session's hold ends, if it has one now.
+    func holdUntil(session: String, now: Date) async throws -> Date?
+
+    /// Whether the store answers (for `/readyz`).
+    func isReachable() async -> Bool
+}
+
+/// Why a queue operation was refused. A struct around a private enum, so cases can be added.
+public struct QueueError: Error, Sendable, Equatable, CustomStringConvertible {
+    private enum Reason: Equatable {
+        case notFound(String)
+        case gone(String, ItemState)
+        case queueFull(Int)
+        case unavailable(String)
+    }
+
+    private let reason: Reason
+
+    public static func notFound(ticket: String) -> Self { .init(reason: .notFound(ticket)) }
+    public static func gone(ticket: String, state: ItemState) -> Self { .init(reason: .gone(ticket, state)) }
+    public static func queueFull(limit: Int) -> Self { .init(reason: .queueFull(limit)) }
+    public static func unavailable(_ why: String) -> Self { .init(reason: .unavailable(why)) }
+
+    /// The HTTP status the refusal maps to.
+    public var status: Int {
+        switch reason {
+        case .notFound: 404
+        case .gone: 410
+        case .queueFull: 429
+        case .unavailable: 503
+        }
+    }
+
+    public var code: String {
+        switch reason {
+        case .notFound: "unknown-ticket"
+        case .gone: "ticket-gone"
+        case .queueFull: "queue-full"
+        case .unavailable: "store-unavailable"
+        }
+    }
+
+    public var description: String {
+        switch reason {
+        case .notFound(let ticket): "There is no item \(ticket) in this session."
+        case .gone(let ticket, let state): "The item \(ticket) is \(state.rawValue)."
+        case .queueFull(let limit): "This session already holds \(limit) items; acknowledge or cancel some first."
+        case .unavailable: "The queue store cannot be reached; try again shortly."
+        }
+    }
+}

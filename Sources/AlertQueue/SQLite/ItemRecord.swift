@@ -1,0 +1,179 @@
+import AlertSpec
+import Foundation
+import GRDB
+
+/// A row of `items`: one queue item as SQLite keeps it. Dates are seconds since 1970 (REAL),
+/// the content is JSON text, lane and state are their raw names. Rows are read and written by
+/// hand (not through `Codable`) and with cached statements: this is every request's hot path.
+struct ItemRecord: Sendable, Equatable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "items"
+
+    var ticket: String
+    var session: String
+    var content: String
+    var priority: Int
+    var lane: String
+    var dedupeKey: String
+    var state: String
+    var sequence: Int64
+    var enqueuedAt: Double
+    var expiresAt: Double?
+    var deliveries: Int
+    var leaseUntil: Double?
+    var atHead: Bool
+
+    enum Columns {
+        static let ticket = Column("ticket")
+        static let session = Column("session")
+        static let content = Column("content")
+        static let priority = Column("priority")
+        static let lane = Column("lane")
+        static let dedupeKey = Column("dedupe_key")
+        static let state = Column("state")
+        static let sequence = Column("sequence")
+        static let enqueuedAt = Column("enqueued_at")
+        static let expiresAt = Column("expires_at")
+        static let deliveries = Column("deliveries")
+        static let leaseUntil = Column("lease_until")
+        static let atHead = Column("at_head")
+    }
+
+    init(
+        ticket: String, session: String, content: String, priority: Int, lane: String, dedupeKey: String,
+        state: String, sequence: Int64, enqueuedAt: Double, expiresAt: Double?, deliveries: Int,
+        leaseUntil: Double?, atHead: Bool
+    ) {
+        self.ticket = ticket
+        self.session = session
+        self.content = content
+        self.priority = priority
+        self.lane = lane
+        self.dedupeKey = dedupeKey
+        self.state = state
+        self.sequence = sequence
+        self.enqueuedAt = enqueuedAt
+        self.expiresAt = expiresAt
+        self.deliveries = deliveries
+        self.leaseUntil = leaseUntil
+        self.atHead = atHead
+    }
+
+    init(row: Row) throws {
+        ticket = row[Columns.ticket]
+        session = row[Columns.session]
+        content = row[Columns.content]
+        priority = row[Columns.priority]
+        lane = row[Columns.lane]
+        dedupeKey = row[Columns.dedupeKey]
+        state = row[Columns.state]
+        sequence = row[Columns.sequence]
+        enqueuedAt = row[Columns.enqueuedAt]
+        expiresAt = row[Columns.expiresAt]
+        deliveries = row[Columns.deliveries]
+        leaseUntil = row[Columns.leaseUntil]
+        atHead = row[Columns.atHead]
+    }
+
+    func encode(to container: inout PersistenceContainer) {
+        container[Columns.ticket] = ticket
+        container[Columns.session] = session
+        container[Columns.content] = content
+        container[Columns.priority] = priority
+        container[Columns.lane] = lane
+        container[Columns.dedupeKey] = dedupeKey
+        container[Columns.state] = state
+        container[Columns.sequence] = sequence
+        container[Columns.enqueuedAt] = enqueuedAt
+        container[Columns.expiresAt] = expiresAt
+        container[Columns.deliveries] = deliveries
+        container[Columns.leaseUntil] = leaseUntil
+        container[Columns.atHead] = atHead
+    }
+}
+
+extension ItemRecord {
+    init(_ item: QueueItem, contents: ContentCache) throws {
+        self.init(
+            ticket: item.ticket, session: item.session, content: try contents.json(item.content),
+            priority: item.priority, lane: item.lane.rawValue, dedupeKey: item.dedupeKey, state: item.state.rawValue,
+            sequence: item.sequence, enqueuedAt: item.enqueuedAt.timeIntervalSince1970,
+            expiresAt: item.expiresAt?.timeIntervalSince1970, deliveries: item.deliveries,
+            leaseUntil: item.leaseUntil?.timeIntervalSince1970, atHead: item.atHead)
+    }
+
+    func item(contents: ContentCache) throws -> QueueItem {
+        guard let lane = Lane(rawValue: lane), let state = ItemState(rawValue: state) else {
+            throw UnreadableRow(reason: "item \(ticket) has lane \(lane) and state \(state), which this version does not know")
+        }
+        return QueueItem(
+            ticket: ticket, session: session, content: try contents.content(json: content), priority: priority,
+            lane: lane, dedupeKey: dedupeKey, state: state, sequence: sequence,
+            enqueuedAt: Date(timeIntervalSince1970: enqueuedAt), expiresAt: expiresAt.map(Date.init(timeIntervalSince1970:)),
+            deliveries: deliveries, leaseUntil: leaseUntil.map(Date.init(timeIntervalSince1970:)), atHead: atHead)
+    }
+
+    /// The session's items in `states`, oldest first.
+    static func fetch(
+        _ db: Database, session: String, states: [ItemState], contents: ContentCache
+    ) throws -> [QueueItem] {
+        let names = states.map { "'\($0.rawValue)'" }.joined(separator: ", ")
+        let statement = try db.cachedStatement(
+            sql: "SELECT * FROM items WHERE session = ? AND state IN (\(names)) ORDER BY sequence")
+        return try ItemRecord.fetchAll(statement, arguments: [session]).map { try $0.item(contents: contents) }
+    }
+
+    /// One item of the session.
+    static func fetch(
+        _ db: Database, session: String, ticket: String, contents: ContentCache
+    ) throws -> QueueItem? {
+        let statement = try db.cachedStatement(sql: "SELECT * FROM items WHERE ticket = ? AND session = ?")
+        return try ItemRecord.fetchOne(statement, arguments: [ticket, session])?.item(contents: contents)
+    }
+
+    /// The largest sequence given so far (0 for an empty store).
+    static func lastSequence(_ db: Database) throws -> Int64 {
+        try Int64.fetchOne(db.cachedStatement(sql: "SELECT max(sequence) FROM items")) ?? 0
+    }
+
+    /// Writes what a step may change in an item it loaded: its state, deliveries and lease.
+    static func updateProgress(of item: QueueItem, in db: Database) throws {
+        let statement = try db.cachedStatement(
+            sql: "UPDATE items SET state = ?, deliveries = ?, lease_until = ? WHERE ticket = ?")
+        try statement.execute(arguments: [
+            item.state.rawValue, item.deliveries, item.leaseUntil?.timeIntervalSince1970, item.ticket,
+        ])
+    }
+}
+
+/// The `content` column: `{"alert": "catalog/type", "params": {…}}` or `{"spec": {…}}`. Written
+/// here rather than with `QueueContent`'s synthesized coding, so the stored form is plain JSON
+/// that other tools (and the PostgreSQL store) can read.
+struct StoredContent: Codable {
+    var alert: String?
+    var params: [String: ParameterValue]?
+    var spec: SpecDraft?
+
+    static func json(_ content: QueueContent) throws -> String {
+        let stored =
+            switch content {
+            case .alert(let id, let parameters): StoredContent(alert: id, params: parameters)
+            case .spec(let draft): StoredContent(spec: draft)
+            }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(stored), as: UTF8.self)
+    }
+
+    static func content(json: String) throws -> QueueContent {
+        let stored = try JSONDecoder().decode(StoredContent.self, from: Data(json.utf8))
+        if let id = stored.alert { return .alert(id: id, parameters: stored.params ?? [:]) }
+        if let spec = stored.spec { return .spec(spec) }
+        throw UnreadableRow(reason: "stored content is neither an alert nor a spec")
+    }
+}
+
+/// A row this version cannot read (written by a newer one, or edited by hand).
+struct UnreadableRow: Error, CustomStringConvertible {
+    var reason: String
+    var description: String { "The queue database holds a row alertd cannot read: \(reason)." }
+}

@@ -1,0 +1,47 @@
+import GRDB
+
+extension SQLiteQueueStore {
+    /// The schema, as named migrations. Append only: a migration that shipped is never edited,
+    /// a change is a new migration after the others.
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+
+        migrator.registerMigration("createItems") { db in
+            try db.create(table: "items") { t in
+                t.primaryKey("ticket", .text)
+                t.column("session", .text).notNull()
+                // JSON text; declared TEXT (not JSON, which SQLite would give numeric affinity).
+                t.column("content", .jsonText).notNull()
+                t.column("priority", .integer).notNull()
+                t.column("lane", .text).notNull()
+                t.column("dedupe_key", .text).notNull()
+                t.column("state", .text).notNull()
+                // Enqueue order, increasing across the store; unique, so its maximum is an index lookup.
+                t.column("sequence", .integer).notNull().unique()
+                // Seconds since 1970.
+                t.column("enqueued_at", .double).notNull()
+                t.column("expires_at", .double)
+                t.column("deliveries", .integer).notNull().defaults(to: 0)
+                t.column("lease_until", .double)
+                t.column("at_head", .boolean).notNull().defaults(to: false)
+            }
+            try db.create(index: "items_session_state", on: "items", columns: ["session", "state"])
+            // A dedupe key is live at most once per session, whatever writers race: the database
+            // says so, not a check before the insert.
+            try db.execute(
+                sql: """
+                    CREATE UNIQUE INDEX items_live_dedupe ON items(session, dedupe_key)
+                    WHERE state IN ('queued', 'presenting')
+                    """)
+        }
+
+        migrator.registerMigration("createHolds") { db in
+            try db.create(table: "holds") { t in
+                t.primaryKey("session", .text)
+                t.column("until", .double).notNull()
+            }
+        }
+
+        return migrator
+    }
+}

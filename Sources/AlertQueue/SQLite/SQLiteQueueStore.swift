@@ -1,0 +1,211 @@
+import Foundation
+import GRDB
+
+/// Session queues in SQLite, through GRDB: the embedded default (`--store sqlite:PATH`), and
+/// the in-memory store (`--store memory`) with the same code and the same semantics.
+///
+/// Every method is one write transaction (IMMEDIATE, so writers queue up rather than race, even
+/// from another store on the same file): it loads the session's live items, lets `QueuePolicy`
+/// decide, and writes what changed before it returns.
+///
+/// ```swift
+/// let store = try SQLiteQueueStore(path: "alertd.sqlite", settings: QueueSettings())
+/// let queued = try await store.enqueue(newItem, now: .now)
+/// let shown = try await store.next(session: "s1", now: .now)
+/// ```
+public struct SQLiteQueueStore: QueueStore {
+    private let writer: any DatabaseWriter
+    public let policy: QueuePolicy
+    private let contents = ContentCache()
+
+    /// Opens (or creates) the database at `path`, in WAL mode, and migrates it.
+    public init(path: String, settings: QueueSettings = QueueSettings()) throws {
+        try self.init(writer: DatabasePool(path: path, configuration: Self.configuration()), settings: settings)
+    }
+
+    /// A store in memory: gone with the process, otherwise the same as a file.
+    public static func inMemory(settings: QueueSettings = QueueSettings()) throws -> SQLiteQueueStore {
+        try SQLiteQueueStore(writer: DatabaseQueue(configuration: configuration()), settings: settings)
+    }
+
+    init(writer: any DatabaseWriter, settings: QueueSettings) throws {
+        self.writer = writer
+        self.policy = QueuePolicy(settings: settings)
+        try Self.migrator.migrate(writer)
+    }
+
+    static func configuration() -> Configuration {
+        var configuration = Configuration()
+        // Another store instance or process on the same file may hold the write lock for a moment.
+        configuration.busyMode = .timeout(10)
+        configuration.prepareDatabase { db in
+            // WAL with synchronous NORMAL: a commit is written to the WAL before `write` returns,
+            // so it survives a crash of the process; only losing the machine (power, kernel) may
+            // take back the last commits, which is the durability the queue promises. FULL would
+            // add an fsync to every commit.
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+        }
+        return configuration
+    }
+
+    /// Closes the database; the store cannot be used afterwards.
+    public func close() throws {
+        try writer.close()
+    }
+
+    // MARK: - QueueStore
+
+    public func enqueue(_ item: NewItem, now: Date) async throws -> EnqueueResult {
+        try await writer.write { db in try self.enqueue(item, now: now, in: db) }
+    }
+
+    public func next(session: String, now: Date) async throws -> QueueItem? {
+        try await writer.write { db in
+            var items = try load(session: session, states: .live, in: db)
+            let holdUntil = try HoldRecord.until(session: session, in: db).map(Date.init(timeIntervalSince1970:))
+            let delivered = policy.next(&items, holdUntil: holdUntil, now: now)
+            try save(items, in: db)
+            return delivered
+        }
+    }
+
+    public func ack(session: String, ticket: String, chain: NewItem?, now: Date) async throws -> QueueItem {
+        try await writer.write { db in
+            var items = try load(session: session, with: ticket, in: db)
+            let chained = try chain.map {
+                policy.makeItem($0, ticket: QueueTicket.random(), sequence: try ItemRecord.lastSequence(db) + 1, now: now)
+            }
+            let acknowledged = try policy.ack(ticket: ticket, chain: chained, in: &items, now: now)
+            try save(items, in: db)
+            return acknowledged
+        }
+    }
+
+    public func items(session: String, now: Date) async throws -> [QueueItem] {
+        try await writer.write { db in
+            var items = try load(session: session, states: [.queued, .presenting, .dead], in: db)
+            let listing = policy.listing(&items, now: now)
+            try save(items, in: db)
+            return listing
+        }
+    }
+
+    public func item(session: String, ticket: String) async throws -> QueueItem? {
+        try await writer.read { db in
+            try ItemRecord.fetch(db, session: session, ticket: ticket, contents: contents)
+        }
+    }
+
+    public func cancel(session: String, ticket: String?, now: Date) async throws -> Int {
+        try await writer.write { db in
+            var items =
+                if let ticket {
+                    try load(session: session, with: ticket, in: db)
+                } else {
+                    try load(session: session, states: .live, in: db)
+                }
+            let cancelled = try policy.cancel(ticket: ticket, in: &items, now: now)
+            try save(items, in: db)
+            return cancelled
+        }
+    }
+
+    public func hold(session: String, until: Date?) async throws {
+        try await writer.write { db in
+            if let until {
+                try HoldRecord(session: session, until: until.timeIntervalSince1970).insert(db, onConflict: .replace)
+            } else {
+                _ = try HoldRecord.deleteOne(db, key: session)
+            }
+        }
+    }
+
+    public func holdUntil(session: String, now: Date) async throws -> Date? {
+        let until = try await writer.read { db in try HoldRecord.until(session: session, in: db) }
+        let date = until.map(Date.init(timeIntervalSince1970:))
+        return QueuePolicy.isHolding(until: date, now: now) ? date : nil
+    }
+
+    public func isReachable() async -> Bool {
+        (try? await writer.read { db in try Int.fetchOne(db, sql: "SELECT 1") }) == 1
+    }
+}
+
+// MARK: - Steps
+
+extension SQLiteQueueStore {
+    /// One enqueue inside a write transaction.
+    ///
+    /// The policy finds a duplicate among the live items loaded. Should the insert still break
+    /// the unique index on live dedupe keys (a writer the load did not see), the step is rolled
+    /// back to its savepoint and answered with the item that holds the key, as a duplicate.
+    /// `seeingLiveItems: false` loads nothing, which is how tests take that path.
+    func enqueue(_ new: NewItem, now: Date, in db: Database, seeingLiveItems: Bool = true) throws -> EnqueueResult {
+        let candidate = policy.makeItem(
+            new, ticket: QueueTicket.random(), sequence: try ItemRecord.lastSequence(db) + 1, now: now)
+        do {
+            return try db.withSavepoint {
+                var items = try load(session: new.session, states: seeingLiveItems ? .live : [], in: db)
+                let result = try policy.enqueue(candidate, into: &items, now: now)
+                try save(items, in: db)
+                return result
+            }
+        } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
+            var items = try load(session: new.session, states: .live, in: db)
+            let result = try policy.enqueue(candidate, into: &items, now: now)
+            guard !result.created else { throw error }
+            try save(items, in: db)
+            return result
+        }
+    }
+
+    /// An enqueue that does not see the live items, as a writer racing this one would not: only
+    /// the unique index can find the duplicate. For tests of that path.
+    func enqueueUnseen(_ new: NewItem, now: Date) async throws -> EnqueueResult {
+        try await writer.write { db in try self.enqueue(new, now: now, in: db, seeingLiveItems: false) }
+    }
+
+    /// The session's items in `states`, for a step.
+    func load(session: String, states: [ItemState], in db: Database) throws -> SessionItems {
+        let loaded = states.isEmpty ? [] : try ItemRecord.fetch(db, session: session, states: states, contents: contents)
+        return SessionItems(session: session, items: loaded)
+    }
+
+    /// The session's live items, and `ticket` if it is one of the session's other items.
+    func load(session: String, with ticket: String, in db: Database) throws -> SessionItems {
+        var loaded = try ItemRecord.fetch(db, session: session, states: .live, contents: contents)
+        if !loaded.contains(where: { $0.ticket == ticket }),
+            let other = try ItemRecord.fetch(db, session: session, ticket: ticket, contents: contents)
+        {
+            loaded.append(other)
+        }
+        return SessionItems(session: session, items: loaded)
+    }
+
+    /// Writes a step's changes: updates first (they may free a dedupe key), then inserts. A step
+    /// changes only the state, deliveries and lease of the items it loaded (see `SessionItems`).
+    func save(_ items: SessionItems, in db: Database) throws {
+        for item in items.updated {
+            try ItemRecord.updateProgress(of: item, in: db)
+        }
+        for item in items.inserted {
+            try ItemRecord(item, contents: contents).insert(db)
+        }
+    }
+}
+
+extension [ItemState] {
+    static var live: Self { [.queued, .presenting] }
+}
+
+extension Database {
+    /// Runs `body` in a savepoint: released when it returns, rolled back when it throws.
+    func withSavepoint<T>(_ body: () throws -> T) throws -> T {
+        var result: T?
+        try inSavepoint {
+            result = try body()
+            return .commit
+        }
+        return result!
+    }
+}
