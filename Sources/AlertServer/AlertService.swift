@@ -6,20 +6,25 @@ import MicroHTTP
 /// or throws, into a response. It is the `HTTPHandler` the MicroHTTP server calls.
 public struct AlertService: HTTPHandler {
     public let router: Router
+    public let queue: QueueServices
 
     /// - Parameters:
     ///   - catalogs: the catalogs to list and render.
+    ///   - queue: the session queues' store, credentials and long-polls.
     ///   - openAPI: the bytes served at `/openapi.yaml`; by default the bundled document.
-    public init(catalogs: CatalogRegistry, openAPI: [UInt8]? = nil) throws {
+    public init(catalogs: CatalogRegistry, queue: QueueServices, openAPI: [UInt8]? = nil) throws {
         var router = Router()
-        HealthHandlers(catalogs: catalogs).register(in: &router)
+        HealthHandlers(catalogs: catalogs, store: queue.store).register(in: &router)
         let document = try openAPI ?? Self.bundledOpenAPI()
         router.add("GET", "/openapi.yaml") { _ in
             HTTPResponse(status: 200, headers: ["Content-Type": "application/yaml"], body: document)
         }
         CatalogHandlers(catalogs: catalogs).register(in: &router)
         SpecHandlers(catalogs: catalogs).register(in: &router)
+        QueueHandlers(catalogs: catalogs, store: queue.store, access: queue.access, polls: queue.polls, settings: queue.settings)
+            .register(in: &router)
         self.router = router
+        self.queue = queue
     }
 
     /// The OpenAPI document shipped in this module's resources.
@@ -31,19 +36,43 @@ public struct AlertService: HTTPHandler {
     }
 
     public func handle(_ http: HTTPRequest) -> HTTPReply {
-        .respond(respond(to: http))
+        guard case .found(.later(let handler), let parameters) = router.match(method: http.method, path: http.path) else {
+            return .respond(respond(to: http))
+        }
+        let request = Request(http: http, pathParameters: parameters)
+        return .later { promise in
+            Task(executorPreference: HandlerExecutor.shared) { promise.fulfill(await Self.answer(request, with: handler)) }
+        }
     }
 
-    /// Routes and answers one request (also usable without a socket, in tests).
+    /// Routes and answers any request, waiting for async handlers (without a socket, in tests).
+    public func answer(_ http: HTTPRequest) async -> HTTPResponse {
+        if case .found(.later(let handler), let parameters) = router.match(method: http.method, path: http.path) {
+            return await Self.answer(Request(http: http, pathParameters: parameters), with: handler)
+        }
+        return respond(to: http)
+    }
+
+    private static func answer(_ request: Request, with handler: Router.AsyncHandler) async -> HTTPResponse {
+        do {
+            return try await handler(request).response(for: request)
+        } catch {
+            return problem(APIError(error), for: request)
+        }
+    }
+
+    /// Routes and answers one request whose handler answers now (without a socket, in tests).
     public func respond(to http: HTTPRequest) -> HTTPResponse {
         switch router.match(method: http.method, path: http.path) {
-        case .found(let handler, let parameters):
+        case .found(.now(let handler), let parameters):
             let request = Request(http: http, pathParameters: parameters)
             do {
                 return try handler(request).response(for: request)
             } catch {
                 return Self.problem(APIError(error), for: request)
             }
+        case .found(.later, _):
+            preconditionFailure("\(http.method) \(http.path) answers later: use answer(_:)")
         case .methodNotAllowed(let allow):
             return Self.problem(.methodNotAllowed(allow: allow), for: Request(http: http))
         case .notFound:

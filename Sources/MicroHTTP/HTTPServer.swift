@@ -44,21 +44,25 @@ public final class HTTPServer: Sendable {
     /// Requests received and not yet completed.
     public var requestsInFlight: Int { core.inFlight.load(ordering: .relaxed) }
 
-    /// Stops accepting connections, answers every suspended request with `suspendedResponse`,
-    /// lets requests in flight finish for up to `grace`, then closes every connection.
-    /// Safe to call more than once; only the first call acts.
+    /// Stops accepting connections and lets requests in flight — suspended ones included —
+    /// finish for up to `grace`; answers those still suspended then with `suspendedResponse`,
+    /// and closes every connection. Safe to call more than once; only the first call acts.
     public func stop(
         grace: Duration = .seconds(10),
         suspendedResponse: HTTPResponse = HTTPResponse(status: 503, contentType: "text/plain", text: "shutting down")
     ) {
         guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
         listener.close()
+        waitForRequests(until: ContinuousClock.now + grace)
         core.answerSuspended(with: suspendedResponse)
-        let deadline = ContinuousClock.now + grace
+        waitForRequests(until: ContinuousClock.now + .seconds(1))  // let those answers go out
+        MHD_stop_daemon(daemon)
+    }
+
+    private func waitForRequests(until deadline: ContinuousClock.Instant) {
         while core.inFlight.load(ordering: .relaxed) > 0, ContinuousClock.now < deadline {
             Thread.sleep(forTimeInterval: 0.01)
         }
-        MHD_stop_daemon(daemon)
     }
 
     deinit { stop(grace: .zero) }

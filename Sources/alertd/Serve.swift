@@ -1,4 +1,5 @@
 import AlertCatalogs
+import AlertQueue
 import AlertServer
 import ArgumentParser
 import Dispatch
@@ -22,8 +23,26 @@ struct Serve: ParsableCommand {
     @Option(help: "Port to listen on, 0 for any free one; ALERTD_PORT. (default: 8080)")
     var port: Int?
 
-    @Option(help: "Queue store: \(StoreLocation.usage); ALERTD_STORE. (default: sqlite:./alertd.sqlite)")
+    @Option(help: "Queue store: \(StoreLocation.usage); ALERTD_STORE. (default: sqlite:DATA-DIR/alertd.sqlite)")
     var store: String?
+
+    @Option(help: "Folder for the SQLite store and generated secrets; ALERTD_DATA_DIR. (default: ./alertd-data)")
+    var dataDir: String?
+
+    @Option(help: "Token for admin calls; ALERTD_ADMIN_TOKEN. (default: generated once, kept in DATA-DIR/admin-token)")
+    var adminToken: String?
+
+    @Option(help: "Secret that signs session tokens; ALERTD_SESSION_SECRET. (default: generated once, kept in DATA-DIR/session-secret)")
+    var sessionSecret: String?
+
+    @Option(help: "Seconds a delivered alert stays leased without an ack; ALERTD_LEASE. (default: 60)")
+    var lease: Int?
+
+    @Option(help: "Deliveries without an ack before an alert is dead-lettered; ALERTD_MAX_DELIVERIES. (default: 5)")
+    var maxDeliveries: Int?
+
+    @Option(help: "Live alerts one session may hold; ALERTD_MAX_QUEUE_LENGTH. (default: 100)")
+    var maxQueueLength: Int?
 
     @Option(help: "Folder of catalog files; ALERTD_CATALOGS. (default: none)")
     var catalogs: String?
@@ -59,12 +78,28 @@ struct Serve: ParsableCommand {
             maxBodySize: settings.integer(
                 maxBodySize, flagName: "max-body-size", env: "ALERTD_MAX_BODY_SIZE", default: defaults.maxBodySize))
         let grace = settings.integer(shutdownGrace, flagName: "shutdown-grace", env: "ALERTD_SHUTDOWN_GRACE", default: 10)
-        let storeText = settings.string(store, flagName: "store", env: "ALERTD_STORE", default: "sqlite:./alertd.sqlite")
+        let dataFolder = settings.string(dataDir, flagName: "data-dir", env: "ALERTD_DATA_DIR", default: "./alertd-data")
+        let storeText = settings.string(store, flagName: "store", env: "ALERTD_STORE", default: "sqlite:\(dataFolder)/alertd.sqlite")
+        let queueSettings = QueueSettings(
+            leaseDuration: Double(settings.integer(lease, flagName: "lease", env: "ALERTD_LEASE", default: 60)),
+            maxDeliveries: settings.integer(maxDeliveries, flagName: "max-deliveries", env: "ALERTD_MAX_DELIVERIES", default: 5),
+            maxQueueLength: settings.integer(maxQueueLength, flagName: "max-queue-length", env: "ALERTD_MAX_QUEUE_LENGTH", default: 100))
+        let givenAdminToken = settings.value(adminToken, flagName: "admin-token", env: "ALERTD_ADMIN_TOKEN", default: nil as String?, expected: "text") { $0 }
+        let givenSecret = settings.value(
+            sessionSecret, flagName: "session-secret", env: "ALERTD_SESSION_SECRET", default: nil as String?, expected: "text") { $0 }
         let catalogFolder = settings.value(
             catalogs, flagName: "catalogs", env: "ALERTD_CATALOGS", default: nil as String?, expected: "a folder") { $0 }
 
         http.problems.forEach { settings.report($0) }
         if grace < 0 { settings.report("--shutdown-grace must not be negative, not \(grace)") }
+        if queueSettings.leaseDuration < 1 { settings.report("--lease must be at least 1 second") }
+        if queueSettings.maxDeliveries < 1 { settings.report("--max-deliveries must be at least 1") }
+        if queueSettings.maxQueueLength < 1 { settings.report("--max-queue-length must be at least 1") }
+        do {
+            try FileManager.default.createDirectory(atPath: dataFolder, withIntermediateDirectories: true)
+        } catch {
+            settings.report("--data-dir: cannot create \(dataFolder)")
+        }
         var storeLocation = StoreLocation.memory
         switch StoreLocation.parse(storeText) {
         case .success(let location): storeLocation = location
@@ -87,16 +122,26 @@ struct Serve: ParsableCommand {
         let termination = TerminationSignals()
         let openFiles = ResourceLimits.raiseOpenFileLimit()
         let registry = try catalogRegistry(folder: catalogFolder)
-        let service = try AlertService(catalogs: registry)
+        let credentials = try Credentials.load(
+            adminToken: givenAdminToken, sessionSecret: givenSecret, folder: URL(fileURLWithPath: dataFolder))
+        let queueStore: any QueueStore =
+            switch storeLocation {
+            case .memory: try SQLiteQueueStore.inMemory(settings: queueSettings)
+            case .sqlite(let path): try SQLiteQueueStore(path: path, settings: queueSettings)
+            }
+        let queue = QueueServices(store: queueStore, credentials: credentials, settings: queueSettings)
+        let service = try AlertService(catalogs: registry, queue: queue)
         let server = try HTTPServer(configuration: http, handler: service)
         let hostText = http.host.contains(":") ? "[\(http.host)]" : http.host
         say("alertd listening on http://\(hostText):\(server.port)")
         say(
             "alertd catalogs: \(registry.catalogs.map(\.name).joined(separator: ", ")); store: \(storeLocation);"
                 + " threads: \(http.threads); open-file limit: \(openFiles)")
+        for file in credentials.files { say("alertd secret kept in \(file) (owner only)") }
 
         termination.wait()
         say("alertd stopping")
+        queue.polls.close()  // waiting long-polls answer 204 before the server stops
         server.stop(grace: .seconds(grace))
         say("alertd stopped")
     }
@@ -123,35 +168,4 @@ struct Serve: ParsableCommand {
             throw ExitCode(2)
         }
     }
-}
-
-/// SIGINT and SIGTERM, caught from creation on and delivered to `wait()`.
-final class TerminationSignals {
-    private let received = DispatchSemaphore(value: 0)
-    private var sources: [any DispatchSourceSignal] = []
-
-    init() {
-        for number in [SIGINT, SIGTERM] {
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { [received] in received.signal() }
-            source.resume()
-            sources.append(source)
-        }
-    }
-
-    /// Blocks until one of the signals arrives.
-    func wait() {
-        received.wait()
-        sources.forEach { $0.cancel() }
-    }
-}
-
-/// Writes a line to standard output at once (tests and supervisors read the address from it).
-func say(_ line: String) {
-    FileHandle.standardOutput.write(Data((line + "\n").utf8))
-}
-
-func printError(_ line: String) {
-    FileHandle.standardError.write(Data((line + "\n").utf8))
 }

@@ -15,9 +15,14 @@ public protocol AlertCatalog: Sendable {
     /// `locale(for:)`). Throws `CatalogError` for an unknown type, `ParameterError` for bad
     /// parameters and `InvalidSpec` when the parameters make a spec that breaks the rules.
     func draft(type: String, parameters: [String: ParameterValue], locale: String) throws -> SpecDraft
+    /// The key that makes two queued alerts the same, when the alert decides it (messages from
+    /// one sender replace each other); nil leaves it to type and parameters.
+    func dedupeKey(type: String, parameters: [String: ParameterValue]) -> String?
 }
 
 extension AlertCatalog {
+    public func dedupeKey(type: String, parameters: [String: ParameterValue]) -> String? { nil }
+
     /// One alert rendered as a spec, id `name/type`.
     public func render(type: String, parameters: [String: ParameterValue], locale: String) throws -> AlertSpec {
         try draft(type: type, parameters: parameters, locale: locale).spec(id: "\(name)/\(type)", locale: locale)

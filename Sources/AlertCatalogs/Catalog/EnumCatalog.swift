@@ -52,6 +52,10 @@ public struct EnumCatalog<Target: AlertTarget>: AlertCatalog {
         return try validator.validated(try target.draft(locale: locale, localizer: localizer))
     }
 
+    public func dedupeKey(type: String, parameters: [String: ParameterValue]) -> String? {
+        (try? ParameterDecoder.decode(Target.self, type: type, parameters: parameters))?.dedupeKey
+    }
+
     /// A case's name and labelled associated values, read from its synthesized encoding.
     static func typeAndParameters(of sample: Target) throws -> (String, [String: ParameterValue]) {
         let json = try JSONEncoder().encode(sample)

@@ -1,4 +1,5 @@
 import AlertCatalogs
+import AlertQueue
 import AlertSpec
 import MicroHTTP
 
@@ -12,7 +13,11 @@ public struct APIError: Error, Sendable, ResponseGenerator, CustomStringConverti
         case parameter(ParameterError)
         case malformedJSON(String)
         case invalidSpec(errors: [SpecIssue], warnings: [SpecIssue])
+        case invalidRequest([SpecIssue])
         case refused(HTTPRequestFailure)
+        case unauthorized(String)
+        case forbidden(String)
+        case queue(QueueError)
         case `internal`
     }
 
@@ -29,6 +34,12 @@ public struct APIError: Error, Sendable, ResponseGenerator, CustomStringConverti
     public static func invalidSpec(_ errors: [SpecIssue], warnings: [SpecIssue] = []) -> Self {
         .init(reason: .invalidSpec(errors: errors, warnings: warnings))
     }
+    /// A body whose members break rules (422), with every problem and its pointer.
+    public static func invalidRequest(_ errors: [SpecIssue]) -> Self { .init(reason: .invalidRequest(errors)) }
+    /// No valid token (401).
+    public static func unauthorized(_ detail: String) -> Self { .init(reason: .unauthorized(detail)) }
+    /// A valid token that does not open this call (403).
+    public static func forbidden(_ detail: String) -> Self { .init(reason: .forbidden(detail)) }
     /// Something failed inside; the client learns nothing more (the cause goes to the log).
     public static let `internal` = APIError(reason: .internal)
 
@@ -39,6 +50,7 @@ public struct APIError: Error, Sendable, ResponseGenerator, CustomStringConverti
         case let error as ParameterError: self = .parameter(error)
         case let error as InvalidSpec: self = .invalidSpec(error.issues)
         case let error as SpecReader.MalformedJSON: self = .malformedJSON(error.message)
+        case let error as QueueError: self = .init(reason: .queue(error))
         case let error as CatalogError where error.isNotFound: self = .notFound(error.description)
         default: self = .internal
         }
@@ -51,8 +63,11 @@ public struct APIError: Error, Sendable, ResponseGenerator, CustomStringConverti
         case .notFound: 404
         case .methodNotAllowed: 405
         case .badRequest, .parameter, .malformedJSON: 400
-        case .invalidSpec: 422
+        case .invalidSpec, .invalidRequest: 422
         case .refused(let failure): failure.status
+        case .unauthorized: 401
+        case .forbidden: 403
+        case .queue(let error): error.status
         case .internal: 500
         }
     }
@@ -66,7 +81,11 @@ public struct APIError: Error, Sendable, ResponseGenerator, CustomStringConverti
         case .parameter(let error): error.code
         case .malformedJSON: "malformed-json"
         case .invalidSpec: "invalid-spec"
+        case .invalidRequest: "invalid-request"
         case .refused(let failure): failure.status == 413 ? "body-too-large" : "bad-encoding"
+        case .unauthorized: "unauthorized"
+        case .forbidden: "forbidden"
+        case .queue(let error): error.code
         case .internal: "internal"
         }
     }
@@ -79,7 +98,17 @@ public struct APIError: Error, Sendable, ResponseGenerator, CustomStringConverti
         case .parameter: "Invalid parameter"
         case .malformedJSON: "Malformed JSON"
         case .invalidSpec: "Invalid spec"
+        case .invalidRequest: "Invalid request"
         case .refused(let failure): failure.status == 413 ? "Request body too large" : "Bad request encoding"
+        case .unauthorized: "Unauthorized"
+        case .forbidden: "Forbidden"
+        case .queue(let error):
+            switch error.status {
+            case 404: "Not found"
+            case 410: "Gone"
+            case 429: "Too many items"
+            default: "Service unavailable"
+            }
         case .internal: "Internal error"
         }
     }
@@ -89,9 +118,15 @@ public struct APIError: Error, Sendable, ResponseGenerator, CustomStringConverti
         case .notFound(let detail), .badRequest(let detail), .malformedJSON(let detail): detail
         case .invalidSpec(let errors, _):
             errors.count == 1 ? "The spec breaks a rule: \(errors[0].message)" : "The spec breaks \(errors.count) rules; see errors."
+        case .invalidRequest(let errors):
+            errors.count == 1
+                ? (errors[0].pointer.isEmpty ? "" : errors[0].pointer + ": ") + errors[0].message
+                : "The request has \(errors.count) problems; see errors."
         case .methodNotAllowed(let allow): "This resource allows \(allow.joined(separator: ", ")) only."
         case .parameter(let error): error.description
         case .refused(let failure): failure.detail
+        case .unauthorized(let detail), .forbidden(let detail): detail
+        case .queue(let error): error.description
         case .internal: "The server could not answer this request. It has been logged."
         }
     }
@@ -105,6 +140,8 @@ public struct APIError: Error, Sendable, ResponseGenerator, CustomStringConverti
         case .invalidSpec(let errors, let warnings):
             problem.errors = errors
             problem.warnings = warnings
+        case .invalidRequest(let errors):
+            problem.errors = errors
         default: break
         }
         return problem
@@ -113,6 +150,7 @@ public struct APIError: Error, Sendable, ResponseGenerator, CustomStringConverti
     public func response(for request: Request) throws -> HTTPResponse {
         var headers: HTTPHeaders = ["Cache-Control": "no-store"]
         if case .methodNotAllowed(let allow) = reason { headers.set("Allow", allow.joined(separator: ", ")) }
+        if case .unauthorized = reason { headers.set("WWW-Authenticate", "Bearer") }
         return try JSONResponse(problem, status: status, headers: headers, contentType: "application/problem+json")
             .response(for: request)
     }

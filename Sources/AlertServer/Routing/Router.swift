@@ -1,16 +1,28 @@
 /// Maps a method and a path to a handler. Patterns are literal segments and `{name}` segments;
 /// HEAD is served by the GET route. A path that matches with another method gives the methods
 /// it does allow (for 405 and `Allow`).
+///
+/// Handlers that answer from memory are plain functions and run on the server thread; handlers
+/// that wait (a store, a long-poll) are `async` and answer later, the connection suspended.
 public struct Router: Sendable {
     public typealias Handler = @Sendable (Request) throws -> any ResponseGenerator
+    public typealias AsyncHandler = @Sendable (Request) async throws -> any ResponseGenerator
+
+    /// A route's handler, by how it answers.
+    public enum Responder: Sendable {
+        case now(Handler)
+        case later(AsyncHandler)
+    }
 
     /// One registered route.
     public struct Route: Sendable {
         public let method: String
         /// The OpenAPI form, e.g. `/v1/catalogs/{catalog}`.
         public let pattern: String
+        /// Whether HEAD is served by this GET route (not for a GET with effects, like `next`).
+        public let answersHead: Bool
         fileprivate let segments: [Segment]
-        fileprivate let handler: Handler
+        fileprivate let responder: Responder
     }
 
     fileprivate enum Segment: Sendable, Equatable {
@@ -19,7 +31,7 @@ public struct Router: Sendable {
     }
 
     public enum Match {
-        case found(Handler, [String: String])
+        case found(Responder, [String: String])
         case methodNotAllowed(allow: [String])
         case notFound
     }
@@ -29,25 +41,38 @@ public struct Router: Sendable {
     public init() {}
 
     public mutating func add(_ method: String, _ pattern: String, _ handler: @escaping Handler) {
+        add(method, pattern, responder: .now(handler), answersHead: true)
+    }
+
+    /// Adds a route whose handler waits: it answers later, the connection suspended meanwhile.
+    /// A GET that changes state (delivers an item) says `answersHead: false`, so HEAD cannot
+    /// trigger it and lose its answer.
+    public mutating func addAsync(_ method: String, _ pattern: String, answersHead: Bool = true, _ handler: @escaping AsyncHandler) {
+        add(method, pattern, responder: .later(handler), answersHead: answersHead)
+    }
+
+    private mutating func add(_ method: String, _ pattern: String, responder: Responder, answersHead: Bool) {
         let segments: [Segment] = pattern.split(separator: "/").map { part in
             part.hasPrefix("{") && part.hasSuffix("}") ? .parameter(String(part.dropFirst().dropLast())) : .literal(String(part))
         }
         precondition(
             !routes.contains { $0.method == method && $0.segments == segments }, "route \(method) \(pattern) added twice")
-        routes.append(Route(method: method, pattern: pattern, segments: segments, handler: handler))
+        routes.append(Route(method: method, pattern: pattern, answersHead: answersHead, segments: segments, responder: responder))
     }
 
     public func match(method: String, path: String) -> Match {
         let parts = path.split(separator: "/", omittingEmptySubsequences: true)
         let wanted = method == "HEAD" ? "GET" : method
         var allowed: [String] = []
+        var headAllowed = false
         for route in routes {
             guard let parameters = Self.bind(route.segments, to: parts) else { continue }
-            if route.method == wanted { return .found(route.handler, parameters) }
+            if route.method == wanted, method != "HEAD" || route.answersHead { return .found(route.responder, parameters) }
             allowed.append(route.method)
+            headAllowed = headAllowed || (route.method == "GET" && route.answersHead)
         }
         guard !allowed.isEmpty else { return .notFound }
-        if allowed.contains("GET") { allowed.append("HEAD") }
+        if headAllowed { allowed.append("HEAD") }
         return .methodNotAllowed(allow: allowed)
     }
 

@@ -97,7 +97,8 @@ public enum SpecReader {
         }
     }
 
-    static func issue(for error: DecodingError) -> SpecIssue {
+    /// A decoding failure as an issue with the pointer of where it happened.
+    public static func issue(for error: DecodingError) -> SpecIssue {
         switch error {
         case .keyNotFound(let key, let context):
             return SpecIssue(

@@ -1,0 +1,48 @@
+import Foundation
+import MicroHTTP
+
+/// Who a request is, from its `Authorization: Bearer …` header, and what it may do: the admin
+/// token opens every call; a session token opens its own session's `next`, `ack`, `hold` and
+/// `GET queue`, nothing else.
+public struct Access: Sendable {
+    public let credentials: Credentials
+    public let tokens: SessionTokens
+
+    public init(credentials: Credentials) {
+        self.credentials = credentials
+        self.tokens = SessionTokens(secret: credentials.sessionSecret)
+    }
+
+    enum Caller: Equatable {
+        case admin
+        case session(String)
+    }
+
+    /// The caller, or 401 without a token or with one that is not valid.
+    func caller(of request: Request, now: Date = Date()) throws -> Caller {
+        guard let header = request.http.headers["Authorization"], header.lowercased().hasPrefix("bearer ") else {
+            throw APIError.unauthorized("This call needs Authorization: Bearer <token>.")
+        }
+        let token = String(header.dropFirst("bearer ".count)).trimmingCharacters(in: .whitespaces)
+        if ConstantTime.equal(token, credentials.adminToken) { return .admin }
+        if let session = tokens.session(of: token, now: now) { return .session(session) }
+        throw APIError.unauthorized("The token is not valid, or it has expired.")
+    }
+
+    /// Passes the admin only: 401 without a valid token, 403 for a session token.
+    func requireAdmin(_ request: Request) throws {
+        guard try caller(of: request) == .admin else {
+            throw APIError.forbidden("A session token cannot make this call; it needs the admin token.")
+        }
+    }
+
+    /// Passes the admin, or a session token of `session`: 403 for another session's token.
+    func requireSession(_ session: String, _ request: Request, adminAllowed: Bool = false) throws {
+        switch try caller(of: request) {
+        case .admin where adminAllowed: return
+        case .admin: throw APIError.forbidden("This call is made by the app, with its session token.")
+        case .session(let own) where own == session: return
+        case .session: throw APIError.forbidden("This token opens another session.")
+        }
+    }
+}

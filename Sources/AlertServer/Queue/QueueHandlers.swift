@@ -1,0 +1,164 @@
+import AlertCatalogs
+import AlertQueue
+import AlertSpec
+import Foundation
+import MicroHTTP
+
+/// The session queue API: tokens, enqueue, list, cancel, long-poll `next`, ack, hold.
+struct QueueHandlers {
+    let catalogs: CatalogRegistry
+    let store: any QueueStore
+    let access: Access
+    let polls: LongPolls
+    let settings: QueueSettings
+
+    /// The longest long-poll, in seconds.
+    static let maxWait = 30
+    /// Session tokens last a day unless asked otherwise, 90 days at most.
+    static let defaultTokenLifetime = 86_400.0
+    static let maxTokenLifetime = 90 * 86_400.0
+
+    func register(in router: inout Router) {
+        let handlers = self
+        router.add("POST", "/v1/sessions/{session}/token") { try handlers.token($0) }
+        router.addAsync("POST", "/v1/sessions/{session}/queue") { try await handlers.enqueue($0) }
+        router.addAsync("GET", "/v1/sessions/{session}/queue") { try await handlers.list($0) }
+        router.addAsync("DELETE", "/v1/sessions/{session}/queue") { try await handlers.cancel($0) }
+        router.addAsync("DELETE", "/v1/sessions/{session}/queue/{ticket}") { try await handlers.cancel($0) }
+        router.addAsync("GET", "/v1/sessions/{session}/next", answersHead: false) { try await handlers.next($0) }
+        router.addAsync("POST", "/v1/sessions/{session}/queue/{ticket}/ack") { try await handlers.ack($0) }
+        router.addAsync("PUT", "/v1/sessions/{session}/hold") { try await handlers.hold($0) }
+        router.addAsync("DELETE", "/v1/sessions/{session}/hold") { try await handlers.release($0) }
+    }
+
+    /// The session of the path: 1 to 128 letters, digits, `.`, `_`, `-` or `:`.
+    static func session(of request: Request) throws -> String {
+        let session = request.path("session")
+        guard (1...128).contains(session.count), session.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "._-:".contains($0)) })
+        else { throw APIError.badRequest("A session id has 1 to 128 letters, digits, '.', '_', '-' or ':'.") }
+        return session
+    }
+
+    func token(_ request: Request) throws -> any ResponseGenerator {
+        let session = try Self.session(of: request)
+        try access.requireAdmin(request)
+        struct Body: Decodable { var ttl: Double? }
+        var lifetime = Self.defaultTokenLifetime
+        if let ttl = try JSONBody.decode(Body.self, from: request, members: ["ttl"])?.ttl {
+            guard ttl >= 60, ttl <= Self.maxTokenLifetime else {
+                throw APIError.invalidRequest([
+                    SpecIssue(pointer: "/ttl", code: "out-of-range", message: "ttl is seconds from 60 to \(Int(Self.maxTokenLifetime)).")
+                ])
+            }
+            lifetime = ttl
+        }
+        let expiry = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 + lifetime).rounded(.down))
+        let token = access.tokens.issue(session: session, expiry: expiry)
+        return uncached(IssuedToken(session: session, token: token, expiresAt: expiry.formatted(.iso8601)), status: 201)
+    }
+
+    func enqueue(_ request: Request) async throws -> any ResponseGenerator {
+        let session = try Self.session(of: request)
+        try access.requireAdmin(request)
+        let item = try EnqueueRequest.item(session: session, body: request.http.body, catalogs: catalogs)
+        let result = try await store.enqueue(item, now: Date())
+        if result.created { polls.notify(session) }
+        return uncached(
+            Enqueued(ticket: result.item.ticket, position: result.position, duplicate: !result.created),
+            status: result.created ? 201 : 200)
+    }
+
+    func list(_ request: Request) async throws -> any ResponseGenerator {
+        let session = try Self.session(of: request)
+        try access.requireSession(session, request, adminAllowed: true)
+        let items = try await store.items(session: session, now: Date())
+        return uncached(QueueList(session: session, items: items.map(ItemView.init)))
+    }
+
+    func cancel(_ request: Request) async throws -> any ResponseGenerator {
+        let session = try Self.session(of: request)
+        try access.requireAdmin(request)
+        let ticket = request.pathParameters["ticket"]
+        let count = try await store.cancel(session: session, ticket: ticket, now: Date())
+        polls.notify(session)
+        return uncached(Cancelled(cancelled: count))
+    }
+
+    /// The next item in the client's language, waiting up to `wait` seconds for one.
+    func next(_ request: Request) async throws -> any ResponseGenerator {
+        let session = try Self.session(of: request)
+        try access.requireSession(session, request)
+        let wait = try request.query("wait").map { text -> Int in
+            guard let seconds = Int(text), (0...Self.maxWait).contains(seconds) else {
+                throw APIError.badRequest("wait is whole seconds from 0 to \(Self.maxWait).")
+            }
+            return seconds
+        } ?? 0
+        let locale = try request.query("locale")
+        let deadline = ContinuousClock.now + .seconds(wait)
+        while true {
+            let generation = polls.generation(of: session)
+            if let item = try await store.next(session: session, now: Date()) {
+                let spec = try ItemRendering.spec(of: item, locale: locale, acceptLanguage: request.http.headers["Accept-Language"], catalogs: catalogs)
+                var response = uncached(Delivery(ticket: item.ticket, spec: spec, deliveries: item.deliveries))
+                response.headers.set("Content-Language", spec.locale)
+                response.headers.set("Vary", "Accept-Language")
+                return response
+            }
+            if ContinuousClock.now >= deadline || polls.isClosed {
+                return HTTPResponse(status: 204, headers: ["Cache-Control": "no-store"])
+            }
+            // A hold that ends by itself notifies no one: look again when it ends.
+            var wakeUp = deadline
+            if let holdEnd = try await store.holdUntil(session: session, now: Date()) {
+                wakeUp = min(deadline, ContinuousClock.now + .milliseconds(Int(holdEnd.timeIntervalSinceNow * 1000) + 5))
+            }
+            await polls.wait(session: session, since: generation, until: wakeUp)
+        }
+    }
+
+    func ack(_ request: Request) async throws -> any ResponseGenerator {
+        let session = try Self.session(of: request)
+        try access.requireSession(session, request)
+        let ticket = request.path("ticket")
+        struct Body: Decodable { var action: String? }
+        let actionID = try JSONBody.decode(Body.self, from: request, members: ["action"])?.action
+        guard let item = try await store.item(session: session, ticket: ticket) else { throw QueueError.notFound(ticket: ticket) }
+        if [.cancelled, .expired, .dead].contains(item.state) { throw QueueError.gone(ticket: ticket, state: item.state) }
+        let chain = try actionID.flatMap { try ItemRendering.chain(of: item, action: $0, catalogs: catalogs) }
+        let done = try await store.ack(session: session, ticket: ticket, chain: chain, now: Date())
+        polls.notify(session)
+        var chained: String?
+        if let chain {
+            // The chained alert, or the live one it was a duplicate of.
+            chained = try await store.items(session: session, now: Date()).first { $0.dedupeKey == chain.dedupeKey && $0.state.isLive }?.ticket
+        }
+        return uncached(Acknowledged(ticket: done.ticket, state: done.state, chained: chained))
+    }
+
+    func hold(_ request: Request) async throws -> any ResponseGenerator {
+        let session = try Self.session(of: request)
+        try access.requireSession(session, request)
+        struct Body: Decodable { var seconds: Double? }
+        var seconds = settings.defaultHold
+        if let given = try JSONBody.decode(Body.self, from: request, members: ["seconds"])?.seconds {
+            guard given > 0, given <= settings.maxHold else {
+                throw APIError.invalidRequest([
+                    SpecIssue(pointer: "/seconds", code: "out-of-range", message: "seconds is more than 0 and at most \(Int(settings.maxHold)).")
+                ])
+            }
+            seconds = given
+        }
+        let until = Date().addingTimeInterval(seconds)
+        try await store.hold(session: session, until: until)
+        return uncached(Held(session: session, until: until.formatted(.iso8601)))
+    }
+
+    func release(_ request: Request) async throws -> any ResponseGenerator {
+        let session = try Self.session(of: request)
+        try access.requireSession(session, request)
+        try await store.hold(session: session, until: nil)
+        polls.notify(session)
+        return uncached(Held(session: session, until: nil))
+    }
+}

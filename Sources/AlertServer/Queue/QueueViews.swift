@@ -1,0 +1,74 @@
+import AlertQueue
+import AlertSpec
+import Foundation
+import MicroHTTP
+
+/// A queue item as `GET …/queue` lists it.
+struct ItemView: Encodable {
+    var ticket: String
+    /// `catalog/type`, or nil for an ad-hoc spec.
+    var alert: String?
+    var dedupeKey: String
+    var priority: Int
+    var lane: Lane
+    var state: ItemState
+    var enqueuedAt: String
+    var expiresAt: String?
+    var deliveries: Int
+
+    init(_ item: QueueItem) {
+        ticket = item.ticket
+        if case .alert(let id, _) = item.content { alert = id }
+        dedupeKey = item.dedupeKey
+        priority = item.priority
+        lane = item.lane
+        state = item.state
+        enqueuedAt = item.enqueuedAt.formatted(.iso8601)
+        expiresAt = item.expiresAt?.formatted(.iso8601)
+        deliveries = item.deliveries
+    }
+}
+
+/// Queue answers are about one session at one moment: never cached.
+func uncached<Value: Encodable>(_ value: Value, status: Int = 200) -> JSONResponse<Value> {
+    JSONResponse(value, status: status, headers: ["Cache-Control": "no-store"])
+}
+
+struct QueueList: Encodable {
+    var session: String
+    var items: [ItemView]
+}
+
+struct Enqueued: Encodable {
+    var ticket: String
+    var position: Int
+    var duplicate: Bool
+}
+
+struct Delivery: Encodable {
+    var ticket: String
+    var spec: AlertSpec
+    var deliveries: Int
+}
+
+struct Acknowledged: Encodable {
+    var ticket: String
+    var state: ItemState
+    /// The ticket of the alert a `next` action queued, if any.
+    var chained: String?
+}
+
+struct Cancelled: Encodable {
+    var cancelled: Int
+}
+
+struct Held: Encodable {
+    var session: String
+    var until: String?
+}
+
+struct IssuedToken: Encodable {
+    var session: String
+    var token: String
+    var expiresAt: String
+}
