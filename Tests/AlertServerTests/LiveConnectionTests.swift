@@ -51,12 +51,8 @@ struct LiveConnectionTests {
             } catch {
                 // A server may answer early and stop reading; the answer is what counts.
             }
-            // Then it is 413 problem+json
-            // KNOWN SERVER BUG (reported, not fixed here): Callbacks.swift answers 413 from the
-            // access handler while MHD is still delivering body data. libmicrohttpd 0.9.75 accepts
-            // a response only once the headers are processed or the whole request has arrived, so
-            // MHD_queue_response returns MHD_NO, MHD logs "Application reported internal error,
-            // closing connection." and the client gets no response at all.
+            // Then it is 413 problem+json (MHD 0.9.75 refuses a response queued mid-body, so the
+            // server drains the rest and answers on the final call)
             let response: RawHTTPResponse
             do {
                 response = try client.readResponse(method: "POST")

@@ -31,6 +31,13 @@ struct ProcessTests {
 
         let summary = run.readStandardOutputLine(within: .seconds(5))
         #expect(summary?.contains("store: memory") == true, "second line: \(summary ?? "none")")
+        // And with no admin token or session secret given, it generated both, readable by it alone
+        for name in ["admin-token", "session-secret"] {
+            let file = run.dataFolder.appendingPathComponent(name).path
+            #expect(run.readStandardOutputLine(within: .seconds(5)) == "alertd secret kept in \(file) (owner only)")
+            let permissions = try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int
+            #expect(permissions == 0o600)
+        }
 
         // When a client asks it something
         let response = try RawHTTPClient(port: port).request("GET", "/v1/catalogs/app/alerts/questionExit")
@@ -63,15 +70,8 @@ struct ProcessTests {
         // When SIGTERM follows at once
         #expect(signalProcess(run.process.processIdentifier, SIGTERM) == 0)
 
-        // Then it still exits 0 through its shutdown path.
-        // KNOWN SERVER BUG (reported, not fixed here): Serve.run() prints the listening line
-        // before waitForTerminationSignal() sets SIGTERM to SIG_IGN and installs its dispatch
-        // source. A SIGTERM before `signal(SIG_IGN)` kills the process with the default action
-        // (signal 15, exit code 143 in a shell, no graceful stop); one between `signal(SIG_IGN)`
-        // and `source.resume()` is ignored and lost, and the server never stops. From a shell
-        // loop (30 runs, SIGTERM right after the first two lines): 18 killed, 9 hung, 3 clean.
-        // Until Serve installs its signal handling before printing, this test fails most runs,
-        // either way.
+        // Then it still exits 0 through its shutdown path (its signal handling exists before it
+        // prints the address: a signal sent then once killed it or was lost).
         let exited = run.waitForExit(within: .seconds(10))
         #expect(exited, "still running 10 s after SIGTERM")
         if exited {

@@ -12,7 +12,7 @@ struct RouterTests {
     let service: AlertService
 
     init() throws {
-        service = try AlertService(catalogs: .builtIn())
+        service = try AlertService.forTests()
     }
 
     private func get(_ path: String, query: [(String, String?)] = [], method: String = "GET") -> HTTPResponse {

@@ -19,6 +19,9 @@ func signalProcess(_ pid: Int32, _ signal: Int32) -> Int32 {
 
 /// The built `alertd` executable, run as a child process with bounded waits.
 final class AlertdProcess {
+    /// The run's data folder (`ALERTD_DATA_DIR`), removed with the run.
+    let dataFolder = FileManager.default.temporaryDirectory.appendingPathComponent("alertd-test-data-\(UUID().uuidString)")
+
     struct Finished {
         var exited: Bool
         var status: Int32
@@ -63,7 +66,10 @@ final class AlertdProcess {
         run.process.executableURL = try executable()
         run.process.arguments = arguments
         // The flags under test win; no ALERTD_* from the environment may change the outcome.
-        run.process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("ALERTD_") }
+        // Each run keeps its generated secrets (and any SQLite file) in a folder of its own.
+        var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("ALERTD_") }
+        environment["ALERTD_DATA_DIR"] = run.dataFolder.path
+        run.process.environment = environment
         run.process.currentDirectoryURL = FileManager.default.temporaryDirectory
         run.process.standardOutput = run.output
         run.process.standardError = run.errors
@@ -132,4 +138,6 @@ final class AlertdProcess {
         _ = signalProcess(process.processIdentifier, SIGKILL)
         _ = waitForExit(within: .seconds(5))
     }
+
+    deinit { try? FileManager.default.removeItem(at: dataFolder) }
 }

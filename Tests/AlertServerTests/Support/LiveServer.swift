@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import AlertCatalogs
+import AlertQueue
 import AlertServer
 import Foundation
 import MicroHTTP
@@ -22,17 +23,35 @@ func withLiveServer<Result>(
     maxBodySize: Int = 1024 * 1024,
     threads: Int = 2,
     connectionTimeout: Int = 10,
+    settings: QueueSettings = QueueSettings(),
     _ body: (_ port: Int) throws -> Result
 ) throws -> Result {
+    try withLiveService(
+        maxBodySize: maxBodySize, threads: threads, connectionTimeout: connectionTimeout, settings: settings
+    ) { port, _ in try body(port) }
+}
+
+/// `withLiveServer`, also handing `body` the service it runs (its queue store, its waiting
+/// long-polls), for tests that watch the server's side.
+func withLiveService<Result>(
+    maxBodySize: Int = 1024 * 1024,
+    threads: Int = 2,
+    connectionTimeout: Int = 10,
+    settings: QueueSettings = QueueSettings(),
+    _ body: (_ port: Int, _ service: AlertService) throws -> Result
+) throws -> Result {
     _ = LiveServer.ignoreBrokenPipes
-    let service = try AlertService(catalogs: .builtIn())
+    let service = try AlertService.forTests(settings: settings)
     let server = try HTTPServer(
         configuration: .init(
             host: "127.0.0.1", port: 0, threads: threads, connectionTimeout: connectionTimeout,
             maxBodySize: maxBodySize),
         handler: service)
-    defer { server.stop(grace: .seconds(2)) }
-    return try body(server.port)
+    defer {
+        service.queue.polls.close()  // waiting long-polls answer before the server stops, as in alertd
+        server.stop(grace: .seconds(2))
+    }
+    return try body(server.port, service)
 }
 
 enum LiveServer {

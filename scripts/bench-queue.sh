@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# The queue benchmark: run by hand (`make bench-queue`); it prints figures and asserts nothing.
+# Everything runs on 127.0.0.1 against a release build, each run bounded in time.
+#   1. raw SQLite commit rate on this disk (WAL, synchronous=NORMAL, one row per commit): the anchor
+#   2. enqueue throughput, 32 connections (wrk)
+#   3. enqueue -> next -> ack cycles per second (wrk, one session per connection)
+#   4. 10,000 suspended long-polls: server memory per waiter; enqueue -> woken poll latency
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PORT=${PORT:-18282}
+DURATION=${DURATION:-5s}
+ADMIN=bench-admin-token
+work=$(mktemp -d)
+trap 'kill "$server" 2>/dev/null; wait "$server" 2>/dev/null; rm -rf "$work"' EXIT
+
+echo "== raw SQLite commits (python sqlite3, WAL, synchronous=NORMAL, 20000 single-row commits)"
+python3 - "$work/raw.sqlite" <<'PY'
+import sqlite3, sys, time
+db = sqlite3.connect(sys.argv[1], isolation_level=None)
+db.execute("PRAGMA journal_mode=WAL"); db.execute("PRAGMA synchronous=NORMAL")
+db.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, body TEXT)")
+n = 20000; start = time.perf_counter()
+for i in range(n):
+    db.execute("BEGIN IMMEDIATE"); db.execute("INSERT INTO t (body) VALUES (?)", ("x" * 200,)); db.execute("COMMIT")
+print(f"raw SQLite: {n / (time.perf_counter() - start):.0f} commits/s")
+PY
+
+ulimit -n "$(ulimit -Hn)"
+.build/release/alertd serve --host 127.0.0.1 --port "$PORT" --store "sqlite:$work/alertd.sqlite" \
+  --data-dir "$work" --admin-token "$ADMIN" >"$work/server.log" 2>&1 &
+server=$!
+for _ in $(seq 50); do curl -sf "http://127.0.0.1:$PORT/livez" >/dev/null && break; sleep 0.1; done
+
+echo "== enqueue, 32 connections, $DURATION"
+ADMIN=$ADMIN wrk -t2 -c32 -d"$DURATION" --latency -s scripts/bench/enqueue.lua "http://127.0.0.1:$PORT" \
+  | grep -E "Requests/sec|Latency|99%|Non-2xx|Socket errors"
+
+echo "== enqueue -> next -> ack cycles, 8 sessions in parallel, $DURATION"
+{
+  echo "return {"
+  for i in $(seq 8); do
+    curl -s -X POST -H "Authorization: Bearer $ADMIN" "http://127.0.0.1:$PORT/v1/sessions/cycle-$i/token" \
+      | python3 -c 'import json,sys; print("  \"%s\"," % json.load(sys.stdin)["token"])'
+  done
+  echo "}"
+} >"$work/tokens.lua"
+out=$(ADMIN=$ADMIN TOKENS="$work/tokens.lua" wrk -t8 -c8 -d"$DURATION" -s scripts/bench/cycle.lua "http://127.0.0.1:$PORT")
+rps=$(awk '/Requests\/sec/ {print $2}' <<<"$out")
+grep -E "Non-2xx|Socket errors" <<<"$out" || true
+python3 -c "print(f'cycles: {float(\"$rps\") / 3:.0f}/s ({float(\"$rps\"):.0f} requests/s)')"
+
+echo "== long-polls"
+PORT=$PORT ADMIN=$ADMIN PID=$server python3 scripts/bench/longpolls.py
+echo "server peak RSS: $(awk '/VmHWM/ {print $2, $3}' /proc/$server/status)"
