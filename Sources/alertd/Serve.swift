@@ -84,11 +84,9 @@ struct Serve: ParsableCommand {
             leaseDuration: Double(settings.integer(lease, flagName: "lease", env: "ALERTD_LEASE", default: 60)),
             maxDeliveries: settings.integer(maxDeliveries, flagName: "max-deliveries", env: "ALERTD_MAX_DELIVERIES", default: 5),
             maxQueueLength: settings.integer(maxQueueLength, flagName: "max-queue-length", env: "ALERTD_MAX_QUEUE_LENGTH", default: 100))
-        let givenAdminToken = settings.value(adminToken, flagName: "admin-token", env: "ALERTD_ADMIN_TOKEN", default: nil as String?, expected: "text") { $0 }
-        let givenSecret = settings.value(
-            sessionSecret, flagName: "session-secret", env: "ALERTD_SESSION_SECRET", default: nil as String?, expected: "text") { $0 }
-        let catalogFolder = settings.value(
-            catalogs, flagName: "catalogs", env: "ALERTD_CATALOGS", default: nil as String?, expected: "a folder") { $0 }
+        let givenAdminToken = settings.optionalString(adminToken, env: "ALERTD_ADMIN_TOKEN")
+        let givenSecret = settings.optionalString(sessionSecret, env: "ALERTD_SESSION_SECRET")
+        let catalogFolder = settings.optionalString(catalogs, env: "ALERTD_CATALOGS")
 
         http.problems.forEach { settings.report($0) }
         if grace < 0 { settings.report("--shutdown-grace must not be negative, not \(grace)") }

@@ -32,5 +32,13 @@ struct Settings {
         value(flag, flagName: flagName, env: name, default: fallback, expected: "a whole number") { Int($0) }
     }
 
+    /// A setting with no default: the flag, else its environment twin, else nil. (Through
+    /// `value` a nil flag would arrive as `.some(nil)` and hide the environment.)
+    func optionalString(_ flag: String?, env name: String) -> String? {
+        if let flag { return flag }
+        guard let text = environment[name], !text.isEmpty else { return nil }
+        return text
+    }
+
     mutating func report(_ problem: String) { problems.append(problem) }
 }

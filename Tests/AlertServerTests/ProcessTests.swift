@@ -122,4 +122,28 @@ struct ProcessTests {
         #expect(result.standardError.contains("count"), "stderr: \(result.standardError)")
         #expect(result.standardOutput.isEmpty)
     }
+
+    @Test("ALERTD_* environment twins configure serve when the flags are absent")
+    func environmentTwins() throws {
+        // Given an admin token and a catalog folder given only through the environment
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("alertd-env-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data(#"{"alerts": {"hi": {"kind": "alert", "title": "Hi", "actions": [{"id": "ok", "label": "OK"}]}}}"#.utf8)
+            .write(to: folder.appendingPathComponent("envcat.json"))
+        let run = try AlertdProcess.launch(
+            ["serve", "--host", "127.0.0.1", "--port", "0", "--store", "memory"],
+            environment: ["ALERTD_ADMIN_TOKEN": "token-from-env", "ALERTD_CATALOGS": folder.path])
+        defer { run.kill() }
+        let line = try #require(run.readStandardOutputLine(within: .seconds(10)), "stderr: \(run.standardErrorSoFar())")
+        let port = try #require(Int(line.split(separator: ":").last ?? ""))
+        // Then the folder's catalog is served, and the admin token is the one given: not generated
+        #expect(run.readStandardOutputLine(within: .seconds(5))?.contains("envcat") == true)
+        #expect(run.readStandardOutputLine(within: .seconds(5))?.hasSuffix("session-secret (owner only)") == true)
+        #expect(!FileManager.default.fileExists(atPath: run.dataFolder.appendingPathComponent("admin-token").path))
+        let token = try RawHTTPClient(port: port).request(
+            "POST", "/v1/sessions/s/token", headers: [("Authorization", "Bearer token-from-env")])
+        #expect(token.status == 201)
+    }
 }
+

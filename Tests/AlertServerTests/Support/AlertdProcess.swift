@@ -61,7 +61,7 @@ final class AlertdProcess {
         throw RawHTTPError.closed("alertd executable not found; looked in \(candidates.map(\.path))")
     }
 
-    static func launch(_ arguments: [String]) throws -> AlertdProcess {
+    static func launch(_ arguments: [String], environment extra: [String: String] = [:]) throws -> AlertdProcess {
         let run = AlertdProcess()
         run.process.executableURL = try executable()
         run.process.arguments = arguments
@@ -69,6 +69,7 @@ final class AlertdProcess {
         // Each run keeps its generated secrets (and any SQLite file) in a folder of its own.
         var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("ALERTD_") }
         environment["ALERTD_DATA_DIR"] = run.dataFolder.path
+        environment.merge(extra) { _, given in given }
         run.process.environment = environment
         run.process.currentDirectoryURL = FileManager.default.temporaryDirectory
         run.process.standardOutput = run.output
