@@ -15,6 +15,8 @@ import GRDB
 /// ```
 public struct SQLiteQueueStore: QueueStore {
     private let writer: any DatabaseWriter
+    /// Every write goes through it: concurrent calls share one transaction and one commit.
+    private let batcher: WriteBatcher
     public let policy: QueuePolicy
     private let contents = ContentCache()
 
@@ -30,6 +32,7 @@ public struct SQLiteQueueStore: QueueStore {
 
     init(writer: any DatabaseWriter, settings: QueueSettings) throws {
         self.writer = writer
+        self.batcher = WriteBatcher(writer: writer)
         self.policy = QueuePolicy(settings: settings)
         try Self.migrator.migrate(writer)
     }
@@ -56,11 +59,11 @@ public struct SQLiteQueueStore: QueueStore {
     // MARK: - QueueStore
 
     public func enqueue(_ item: NewItem, now: Date) async throws -> EnqueueResult {
-        try await writer.write { db in try self.enqueue(item, now: now, in: db) }
+        try await batcher.write { db in try self.enqueue(item, now: now, in: db) }
     }
 
     public func next(session: String, now: Date) async throws -> QueueItem? {
-        try await writer.write { db in
+        try await batcher.write { db in
             var items = try load(session: session, states: .live, in: db)
             let holdUntil = try HoldRecord.until(session: session, in: db).map(Date.init(timeIntervalSince1970:))
             let delivered = policy.next(&items, holdUntil: holdUntil, now: now)
@@ -70,7 +73,7 @@ public struct SQLiteQueueStore: QueueStore {
     }
 
     public func ack(session: String, ticket: String, chain: NewItem?, now: Date) async throws -> QueueItem {
-        try await writer.write { db in
+        try await batcher.write { db in
             var items = try load(session: session, with: ticket, in: db)
             let chained = try chain.map {
                 policy.makeItem($0, ticket: QueueTicket.random(), sequence: try ItemRecord.lastSequence(db) + 1, now: now)
@@ -82,7 +85,7 @@ public struct SQLiteQueueStore: QueueStore {
     }
 
     public func items(session: String, now: Date) async throws -> [QueueItem] {
-        try await writer.write { db in
+        try await batcher.write { db in
             var items = try load(session: session, states: [.queued, .presenting, .dead], in: db)
             let listing = policy.listing(&items, now: now)
             try save(items, in: db)
@@ -97,7 +100,7 @@ public struct SQLiteQueueStore: QueueStore {
     }
 
     public func cancel(session: String, ticket: String?, now: Date) async throws -> Int {
-        try await writer.write { db in
+        try await batcher.write { db in
             var items =
                 if let ticket {
                     try load(session: session, with: ticket, in: db)
@@ -111,7 +114,7 @@ public struct SQLiteQueueStore: QueueStore {
     }
 
     public func hold(session: String, until: Date?) async throws {
-        try await writer.write { db in
+        try await batcher.write { db in
             if let until {
                 try HoldRecord(session: session, until: until.timeIntervalSince1970).insert(db, onConflict: .replace)
             } else {
@@ -162,7 +165,7 @@ extension SQLiteQueueStore {
     /// An enqueue that does not see the live items, as a writer racing this one would not: only
     /// the unique index can find the duplicate. For tests of that path.
     func enqueueUnseen(_ new: NewItem, now: Date) async throws -> EnqueueResult {
-        try await writer.write { db in try self.enqueue(new, now: now, in: db, seeingLiveItems: false) }
+        try await batcher.write { db in try self.enqueue(new, now: now, in: db, seeingLiveItems: false) }
     }
 
     /// The session's items in `states`, for a step.
