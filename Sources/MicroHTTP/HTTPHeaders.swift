@@ -19,11 +19,6 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
         return nil
     }
 
-    /// Every value of the named field, in order.
-    public func values(_ name: String) -> [String] {
-        fields.filter { Self.same($0.name, name) }.map(\.value)
-    }
-
     /// Appends a field, keeping any existing field of that name.
     public mutating func add(_ name: String, _ value: String) {
         fields.append((name: name, value: value))

@@ -41,9 +41,6 @@ public final class HTTPServer: Sendable {
         self.port = listener.port
     }
 
-    /// Requests received and not yet completed.
-    public var requestsInFlight: Int { core.inFlight.load(ordering: .relaxed) }
-
     /// Stops accepting connections and lets requests in flight — suspended ones included —
     /// finish for up to `grace`; answers those still suspended then with `suspendedResponse`,
     /// and closes every connection. Safe to call more than once; only the first call acts.
