@@ -21,6 +21,7 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/vapor/postgres-nio", exact: "1.33.2"),
     ],
     targets: [
         // libmicrohttpd and a header of non-variadic wrappers. Only MicroHTTP imports it.
@@ -52,6 +53,25 @@ let package = Package(
             dependencies: ["AlertSpec", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: swiftSettings
         ),
+        // The PostgreSQL queue store, for several instances sharing the queues. A target of its own,
+        // so that SQLite-only users of AlertQueue never build or link NIO.
+        .target(
+            name: "AlertQueuePostgres",
+            dependencies: [
+                "AlertQueue", "AlertSpec", .product(name: "PostgresNIO", package: "postgres-nio"),
+                // Only to recognise its pool's "circuit breaker tripped" error (see PostgresPool).
+                .product(name: "_ConnectionPoolModule", package: "postgres-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // Throwaway PostgreSQL clusters for tests (initdb + pg_ctl as the postgres user). Not a test
+        // target, so that every test target that needs a database can depend on it.
+        .target(
+            name: "PostgresTestSupport",
+            dependencies: [.product(name: "PostgresNIO", package: "postgres-nio")],
+            path: "Tests/PostgresTestSupport",
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "AlertServer",
             dependencies: [
@@ -81,7 +101,7 @@ let package = Package(
         ),
         .testTarget(
             name: "AlertQueueTests",
-            dependencies: ["AlertQueue", "AlertSpec"],
+            dependencies: ["AlertQueue", "AlertSpec", "AlertQueuePostgres", "PostgresTestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -1,19 +1,22 @@
 import AlertQueue
+import AlertQueuePostgres
 import Foundation
+import PostgresTestSupport
+import Synchronization
 import Testing
 
 /// A kind of queue store the contract suite runs against. Adding a store is adding one entry
-/// to `all` (a PostgreSQL factory would open a fresh schema and drop it in `remove`).
+/// to `all`.
 struct StoreFactory: Sendable, CustomTestStringConvertible {
     let name: String
     /// Whether a store opened again on the same place sees what an earlier one wrote.
     let persists: Bool
     /// Makes an empty place for one test's queues.
-    let makePlace: @Sendable (QueueSettings) throws -> StorePlace
+    let makePlace: @Sendable (QueueSettings) async throws -> StorePlace
 
     var testDescription: String { name }
 
-    static let all: [StoreFactory] = [.memory, .sqliteFile]
+    static let all: [StoreFactory] = [.memory, .sqliteFile, .postgres]
 
     static var persistent: [StoreFactory] { all.filter(\.persists) }
 
@@ -31,6 +34,16 @@ struct StoreFactory: Sendable, CustomTestStringConvertible {
             remove: { try? FileManager.default.removeItem(at: directory) })
     }
 
+    /// A fresh database on the test process's throwaway cluster; every store opened on it runs
+    /// its pool until the place is removed, which drops the database. The caller's clock, as the
+    /// suite drives time with explicit instants.
+    static let postgres = StoreFactory(name: "postgres", persists: true) { settings in
+        let database = try await PostgresTestDatabase.make()
+        return StorePlace(
+            open: { try database.open(settings: settings) },
+            remove: { database.remove() })
+    }
+
     /// Runs `body` with a store on a fresh place, removed afterwards.
     func withStore<T>(
         _ settings: QueueSettings = QueueSettings(), _ body: (any QueueStore) async throws -> T
@@ -40,7 +53,7 @@ struct StoreFactory: Sendable, CustomTestStringConvertible {
 
     /// Runs `body` with a fresh place, on which it may open several stores.
     func withPlace<T>(_ settings: QueueSettings = QueueSettings(), _ body: (StorePlace) async throws -> T) async throws -> T {
-        let place = try makePlace(settings)
+        let place = try await makePlace(settings)
         defer { place.remove() }
         return try await body(place)
     }
@@ -51,4 +64,46 @@ struct StoreFactory: Sendable, CustomTestStringConvertible {
 struct StorePlace: Sendable {
     let open: @Sendable () throws -> any QueueStore
     let remove: @Sendable () -> Void
+}
+
+/// A fresh database of the shared test cluster, and the stores opened on it with their pools
+/// running.
+final class PostgresTestDatabase: Sendable {
+    let cluster: PostgresCluster
+    let url: String
+    private let runs = Mutex<[Task<Void, Never>]>([])
+
+    private init(cluster: PostgresCluster, url: String) {
+        self.cluster = cluster
+        self.url = url
+    }
+
+    /// A new empty database on the shared cluster (or on `cluster`).
+    static func make(on cluster: PostgresCluster? = nil) async throws -> PostgresTestDatabase {
+        let cluster = if let cluster { cluster } else { try await PostgresCluster.shared() }
+        return PostgresTestDatabase(cluster: cluster, url: try await cluster.createDatabase())
+    }
+
+    /// A store on the database with its pool running (until `remove()`): caller's clock, a small pool.
+    func open(
+        settings: QueueSettings = QueueSettings(),
+        options: PostgresQueueStore.Options = .init(clock: .caller, maximumConnections: 4)
+    ) throws -> PostgresQueueStore {
+        let store = try PostgresQueueStore(url: url, settings: settings, options: options)
+        keep(Task { await store.run() })
+        return store
+    }
+
+    /// Keeps `task` running until `remove()` (a pool, a listener).
+    func keep(_ task: Task<Void, Never>) {
+        runs.withLock { $0.append(task) }
+    }
+
+    /// Stops every pool and listener, and drops the database in the background.
+    func remove() {
+        for task in runs.withLock({ $0 }) { task.cancel() }
+        let cluster = cluster
+        let url = url
+        Task { try? await cluster.dropDatabase(url: url) }
+    }
 }

@@ -1,0 +1,87 @@
+import AlertQueue
+import AlertSpec
+import Foundation
+import PostgresNIO
+
+/// How a queue item maps to a row of `alertd.items`. Times are seconds since 1970 in
+/// `double precision` (as in the SQLite store), so a `Date` comes back exactly as it was written
+/// and the two stores compare times alike; `content` is `jsonb` in the same
+/// `{"alert", "params"}` / `{"spec"}` form as the SQLite store's.
+enum ItemRow {
+    /// The columns every read selects, in the order `item(from:)` reads them; qualified with
+    /// `table` when given.
+    static func columns(of table: String? = nil) -> String {
+        let prefix = table.map { "\($0)." } ?? ""
+        return [
+            "ticket", "session", "content::text", "priority", "lane", "dedupe_key", "state", "sequence", "enqueued_at",
+            "expires_at", "deliveries", "lease_until", "at_head",
+        ].map { prefix + $0 }.joined(separator: ", ")
+    }
+
+    static let columns = columns()
+
+    static func item(from row: PostgresRow) throws -> QueueItem {
+        let (ticket, session, content, priority, lane, dedupeKey, state, sequence, enqueuedAt, expiresAt, deliveries,
+            leaseUntil, atHead) = try row.decode(
+                (String, String, String, Int, String, String, String, Int64, Double, Double?, Int, Double?, Bool).self)
+        guard let lane = Lane(rawValue: lane), let state = ItemState(rawValue: state) else {
+            throw PostgresStoreError.unreadableRow("item \(ticket) has lane \(lane) and state \(state)")
+        }
+        return QueueItem(
+            ticket: ticket, session: session, content: try StoredContent.content(json: content), priority: priority,
+            lane: lane, dedupeKey: dedupeKey, state: state, sequence: sequence,
+            enqueuedAt: Date(timeIntervalSince1970: enqueuedAt), expiresAt: expiresAt.map(Date.init(timeIntervalSince1970:)),
+            deliveries: deliveries, leaseUntil: leaseUntil.map(Date.init(timeIntervalSince1970:)), atHead: atHead)
+    }
+
+    static func items(from rows: PostgresRowSequence) async throws -> [QueueItem] {
+        try await rows.collect().map(item(from:))
+    }
+
+    static func insert(_ item: QueueItem) throws -> PostgresQuery {
+        let content = try StoredContent.json(item.content)
+        return """
+            INSERT INTO alertd.items (ticket, session, content, priority, lane, dedupe_key, state, sequence, \
+            enqueued_at, expires_at, deliveries, lease_until, at_head)
+            VALUES (\(item.ticket), \(item.session), \(content)::jsonb, \(item.priority), \(item.lane.rawValue), \
+            \(item.dedupeKey), \(item.state.rawValue), \(item.sequence), \(item.enqueuedAt.timeIntervalSince1970), \
+            \(item.expiresAt?.timeIntervalSince1970)::float8, \(item.deliveries), \
+            \(item.leaseUntil?.timeIntervalSince1970)::float8, \(item.atHead))
+            """
+    }
+
+    /// Writes what a step may change in an item it loaded: its state, deliveries and lease.
+    static func updateProgress(of item: QueueItem) -> PostgresQuery {
+        """
+        UPDATE alertd.items SET state = \(item.state.rawValue), deliveries = \(item.deliveries), \
+        lease_until = \(item.leaseUntil?.timeIntervalSince1970)::float8
+        WHERE ticket = \(item.ticket)
+        """
+    }
+}
+
+/// The `content` column, the same JSON as the SQLite store writes: `{"alert": "catalog/type",
+/// "params": {…}}` or `{"spec": {…}}`.
+struct StoredContent: Codable {
+    var alert: String?
+    var params: [String: ParameterValue]?
+    var spec: SpecDraft?
+
+    static func json(_ content: QueueContent) throws -> String {
+        let stored =
+            switch content {
+            case .alert(let id, let parameters): StoredContent(alert: id, params: parameters)
+            case .spec(let draft): StoredContent(spec: draft)
+            }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(stored), as: UTF8.self)
+    }
+
+    static func content(json: String) throws -> QueueContent {
+        let stored = try JSONDecoder().decode(StoredContent.self, from: Data(json.utf8))
+        if let id = stored.alert { return .alert(id: id, parameters: stored.params ?? [:]) }
+        if let spec = stored.spec { return .spec(spec) }
+        throw PostgresStoreError.unreadableRow("stored content is neither an alert nor a spec")
+    }
+}

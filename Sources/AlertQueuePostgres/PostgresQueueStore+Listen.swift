@@ -1,0 +1,111 @@
+import Foundation
+import PostgresNIO
+import Synchronization
+
+/// A change that may concern the long-polls waiting on this instance.
+public enum QueueChange: Sendable, Hashable {
+    /// This session's queue or hold was written.
+    case session(String)
+    /// Anything may have changed: the listener has just (re)connected, and notifications sent
+    /// while it was away are lost. Wake every waiter.
+    case all
+}
+
+extension PostgresQueueStore {
+    /// LISTENs on `options.channel` with a connection of its own (not one of the pool's) and calls
+    /// `wake` for every change any instance commits, until the calling task is cancelled.
+    ///
+    /// When the connection drops (the server restarted, the network failed, or a ping every
+    /// 5 seconds went unanswered for 2), it connects again after at most a second (100 ms, then
+    /// doubling), and calls `wake(.all)` once it listens again — also the first time, so `.all`
+    /// also says "listening now". `wake` is called on a NIO thread: keep it short.
+    ///
+    /// What is announced: an enqueue that queued something, an ack, a cancel, a hold and its
+    /// release, a listing that found leases or TTLs ended. What is not: `next` (a delivery makes
+    /// nothing deliverable for another waiter), and time passing — a lease that ends is noticed
+    /// by the next call that looks, so a waiter should also look again at its own deadline.
+    /// Notifications can be lost while no connection listens; pair this with a sweep of
+    /// `changedSessions(since:)`.
+    ///
+    /// ```swift
+    /// group.addTask {
+    ///     await store.listen { change in
+    ///         switch change {
+    ///         case .session(let session): waiters.wake(session: session)
+    ///         case .all: waiters.wakeAll()
+    ///         }
+    ///     }
+    /// }
+    /// ```
+    public func listen(_ wake: @escaping @Sendable (QueueChange) -> Void) async {
+        var failures = 0
+        while !Task.isCancelled {
+            do {
+                try await listenOnce(wake)
+                failures = 0
+            } catch {
+                logger.debug("queue listener connection failed", metadata: ["error": "\(error)"])
+            }
+            guard !Task.isCancelled else { return }
+            failures += 1
+            try? await Task.sleep(for: Self.reconnectDelay(afterFailures: failures))
+        }
+    }
+
+    /// `listen(_:)` as a stream, for callers that prefer `for await`; ending the iteration stops
+    /// listening.
+    public func changes() -> AsyncStream<QueueChange> {
+        let (stream, continuation) = AsyncStream.makeStream(of: QueueChange.self)
+        let task = Task {
+            await self.listen { change in continuation.yield(change) }
+            continuation.finish()
+        }
+        continuation.onTermination = { _ in task.cancel() }
+        return stream
+    }
+
+    /// 100 ms after the first failure, doubling, at most 1 s.
+    static func reconnectDelay(afterFailures failures: Int) -> Duration {
+        .milliseconds(min(100 << min(max(failures - 1, 0), 4), 1000))
+    }
+
+    /// Connects, LISTENs, and passes notifications on until the connection fails or the task is
+    /// cancelled. Throws only when it could not start listening.
+    private func listenOnce(_ wake: @escaping @Sendable (QueueChange) -> Void) async throws {
+        var configuration = try endpoint.connectionConfiguration()
+        configuration.options.connectTimeout = .nanoseconds(options.connectTimeout.components.seconds * 1_000_000_000
+            + options.connectTimeout.components.attoseconds / 1_000_000_000)
+        configuration.options.additionalStartupParameters = Self.sessionParameters(options)
+        let connection = try await PostgresConnection.connect(
+            configuration: configuration, id: Self.listenerIDs.add(1, ordering: .relaxed).newValue, logger: logger)
+        let logger = logger
+        do {
+            try await connection.listen(on: options.channel) { notifications in
+                wake(.all)
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    group.addTask {
+                        for try await notification in notifications {
+                            wake(.session(notification.payload))
+                        }
+                    }
+                    group.addTask {
+                        while true {
+                            try await Task.sleep(for: .seconds(5))
+                            _ = try await withDeadline(.seconds(2)) {
+                                try await connection.query("SELECT 1", logger: logger).collect()
+                            }
+                        }
+                    }
+                    // Either one ending means the connection is no longer worth listening on.
+                    _ = try await group.next()
+                    group.cancelAll()
+                }
+            }
+        } catch {
+            logger.debug("queue listener connection lost", metadata: ["error": "\(error)"])
+        }
+        try? await connection.close()
+    }
+
+    private static let listenerIDs = Atomic<Int>(0)
+}

@@ -1,0 +1,56 @@
+extension PostgresQueueStore {
+    /// Which clock decides leases, TTLs, holds and enqueue times.
+    public enum Clock: Sendable, Equatable {
+        /// PostgreSQL's `now()` (the start of each transaction): one clock for every instance,
+        /// whatever their own clocks say. The `now` arguments of `QueueStore` are ignored. The default.
+        case database
+        /// The `now` the caller passes. For tests, which drive time with explicit instants.
+        case caller
+    }
+
+    /// How the store uses PostgreSQL. The defaults suit a service instance.
+    public struct Options: Sendable, Equatable {
+        public var clock: Clock
+        /// Connections the pool may open; each instance opens at most this many, plus one for LISTEN.
+        public var maximumConnections: Int
+        /// Connections kept open while idle.
+        public var minimumConnections: Int
+        /// How long one store call may take before it gives up with `QueueError.unavailable`
+        /// (waiting for a connection included). Also each statement's `statement_timeout`.
+        public var requestTimeout: Duration
+        /// How long `isReachable()` waits for an answer.
+        public var reachabilityTimeout: Duration
+        /// How long opening one connection may take.
+        public var connectTimeout: Duration
+        /// The channel every write NOTIFYs with the session id, and `listen` LISTENs on.
+        public var channel: String
+
+        public init(
+            clock: Clock = .database, maximumConnections: Int = 10, minimumConnections: Int = 0,
+            requestTimeout: Duration = .seconds(5), reachabilityTimeout: Duration = .milliseconds(1500),
+            connectTimeout: Duration = .seconds(2), channel: String = "alertd_queue"
+        ) {
+            self.clock = clock
+            self.maximumConnections = maximumConnections
+            self.minimumConnections = minimumConnections
+            self.requestTimeout = requestTimeout
+            self.reachabilityTimeout = reachabilityTimeout
+            self.connectTimeout = connectTimeout
+            self.channel = channel
+        }
+
+        func validated() throws(PostgresStoreError) -> Self {
+            guard maximumConnections >= 1 else { throw .invalidOptions("maximumConnections must be at least 1") }
+            guard (0..<maximumConnections).contains(minimumConnections) else {
+                throw .invalidOptions("minimumConnections must be at least 0 and less than maximumConnections")
+            }
+            guard requestTimeout > .zero, reachabilityTimeout > .zero, connectTimeout > .zero else {
+                throw .invalidOptions("timeouts must be positive")
+            }
+            guard !channel.isEmpty, channel.utf8.count < 64 else {
+                throw .invalidOptions("the channel name must have 1 to 63 bytes")
+            }
+            return self
+        }
+    }
+}

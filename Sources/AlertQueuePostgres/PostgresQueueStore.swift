@@ -1,0 +1,234 @@
+import AlertQueue
+import Foundation
+import PostgresNIO
+import Synchronization
+
+/// Session queues in PostgreSQL, shared by every alertd instance that opens the same database.
+///
+/// Each call is one transaction on a connection of a `PostgresClient` pool. The rules are
+/// `QueuePolicy`'s, as in the SQLite store; what must hold while instances race is held by the
+/// database itself: the writes of a session queue up behind a lock on its `alertd.sessions`
+/// row, `next` claims with `FOR UPDATE SKIP LOCKED`, and partial unique indexes allow one live
+/// item per dedupe key and one presenting modal and toast per session. Every write that changes
+/// a session NOTIFYs `options.channel` with the session id; `listen(_:)` hears it on every
+/// instance.
+///
+/// The owner runs the store: `run()` drives the pool and must stay running while the store is
+/// used (cancel it to close the store); `listen(_:)` runs beside it when wake-ups are wanted.
+///
+/// ```swift
+/// let store = try PostgresQueueStore(url: "postgres://alertd:secret@db:5432/alertd")
+/// try await withThrowingDiscardingTaskGroup { group in
+///     group.addTask { await store.run() }
+///     group.addTask { await store.listen { change in waiters.wake(change) } }
+///     try await store.migrate()                        // optional: the first call migrates anyway
+///     _ = try await store.enqueue(newItem, now: .now)  // `now` is ignored: the database clock rules
+///     group.cancelAll()                                // closes the pool and the LISTEN connection
+/// }
+/// ```
+///
+/// When PostgreSQL cannot be reached, calls throw `QueueError.unavailable` once
+/// `options.requestTimeout` has passed (at once after a minute, when the pool's circuit breaker
+/// has tripped), never later, and `isReachable()` answers false within
+/// `options.reachabilityTimeout`. The store serves again by itself when the database is back:
+/// the pool reconnects, and a pool that gave up during a long outage is replaced (`PostgresPool`).
+public final class PostgresQueueStore: QueueStore {
+    public let endpoint: PostgresEndpoint
+    public let options: Options
+    public let policy: QueuePolicy
+    /// The connection pool, replaced after a long outage (see `PostgresPool`).
+    let pool: PostgresPool
+    let logger: Logger
+    /// The migration run by the first call (or `migrate()`), shared by the calls that come
+    /// meanwhile; forgotten when it fails, so the next call tries again.
+    private let migration = Mutex<Task<Void, any Error>?>(nil)
+
+    /// A store on the database at `url` (`postgres://user:password@host:port/database`, see
+    /// `PostgresEndpoint`). Opens no connection until `run()` runs and a call needs one.
+    /// - Throws: `PostgresStoreError` for a malformed URL or invalid options.
+    public convenience init(
+        url: String, settings: QueueSettings = QueueSettings(), options: Options = Options(), logger: Logger? = nil
+    ) throws {
+        try self.init(endpoint: PostgresEndpoint(url: url), settings: settings, options: options, logger: logger)
+    }
+
+    /// A store on `endpoint`. `logger` receives the pool's background events; by default they
+    /// are not logged.
+    public init(
+        endpoint: PostgresEndpoint, settings: QueueSettings = QueueSettings(), options: Options = Options(),
+        logger: Logger? = nil
+    ) throws {
+        self.endpoint = endpoint
+        self.options = try options.validated()
+        self.policy = QueuePolicy(settings: settings)
+        var quiet = Logger(label: "alertd.postgres")
+        quiet.logLevel = .critical
+        self.logger = logger ?? quiet
+        var configuration = endpoint.clientConfiguration()
+        configuration.options.maximumConnections = options.maximumConnections
+        configuration.options.minimumConnections = options.minimumConnections
+        configuration.options.connectTimeout = options.connectTimeout
+        configuration.options.keepAliveBehavior = .init(frequency: .seconds(10))
+        configuration.options.additionalStartupParameters = Self.sessionParameters(options)
+        self.pool = PostgresPool(configuration: configuration, logger: self.logger)
+    }
+
+    /// The pool's current client.
+    var client: PostgresClient { pool.client }
+
+    /// Settings of every connection: a statement never outlives a call, and a transaction left
+    /// open by a call that gave up is ended by the server.
+    static func sessionParameters(_ options: Options) -> [(String, String)] {
+        let milliseconds = options.requestTimeout.components.seconds * 1000
+            + options.requestTimeout.components.attoseconds / 1_000_000_000_000_000
+        return [
+            ("application_name", "alertd"),
+            ("statement_timeout", "\(max(milliseconds, 1))"),
+            ("idle_in_transaction_session_timeout", "\(max(milliseconds * 2, 1))"),
+        ]
+    }
+
+    /// Drives the connection pool; returns when the task running it is cancelled, which closes
+    /// every connection. Calls made while it does not run wait, then give up as unavailable.
+    /// Run it once, for the store's whole life, in the owner's task group.
+    public func run() async {
+        await pool.run(
+            requestTimeout: options.requestTimeout,
+            databaseAnswers: { [endpoint, options, logger] in
+                await Self.answersDirectly(endpoint: endpoint, options: options, logger: logger)
+            })
+    }
+
+    /// Brings the schema up to date (see `migrations`); the first call that needs the database
+    /// does it anyway. Safe to call from several instances at once.
+    /// - Throws: `QueueError.unavailable` when the database cannot be reached in time;
+    ///   `PostgresStoreError.newerSchema` when a newer alertd migrated the database.
+    public func migrate() async throws {
+        do {
+            try await withDeadline(options.requestTimeout) { try await self.ensureMigrated() }
+        } catch {
+            throw storeError(error)
+        }
+    }
+
+    func ensureMigrated() async throws {
+        let task = migration.withLock { current in
+            if let current { return current }
+            let task = Task {
+                try await self.client.withConnection { connection in
+                    try await Self.migrate(connection, logger: self.logger)
+                }
+            }
+            current = task
+            return task
+        }
+        do {
+            try await task.value
+        } catch {
+            migration.withLock { current in
+                if current == task { current = nil }
+            }
+            throw error
+        }
+    }
+
+    /// Runs `body` on a pooled connection within `options.requestTimeout`, after the migrations,
+    /// running it again when it loses a race the database reports (deadlock, serialization, unique
+    /// index); maps failures with `storeError`.
+    func perform<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+        do {
+            return try await withDeadline(options.requestTimeout) {
+                try await self.ensureMigrated()
+                var attempt = 1
+                while true {
+                    do {
+                        return try await self.client.withConnection { connection in try await body(connection) }
+                    } catch let error as PSQLError where error.isRetryable && attempt < 5 {
+                        attempt += 1
+                    }
+                }
+            }
+        } catch {
+            pool.noteFailure(error)
+            throw storeError(error)
+        }
+    }
+
+    /// The time a step runs at: the caller's `now`, or the database's (`now()` of the transaction,
+    /// in seconds since 1970) with the database clock.
+    func clock(caller now: Date, database seconds: Double) -> Date {
+        switch options.clock {
+        case .caller: now
+        case .database: Date(timeIntervalSince1970: seconds)
+        }
+    }
+
+    // MARK: - QueueStore
+
+    public func enqueue(_ item: NewItem, now: Date) async throws -> EnqueueResult {
+        try await perform { connection in try await self.enqueue(item, now: now, on: connection) }
+    }
+
+    public func next(session: String, now: Date) async throws -> QueueItem? {
+        try await perform { connection in try await self.claimNext(session: session, now: now, on: connection) }
+    }
+
+    public func ack(session: String, ticket: String, chain: NewItem?, now: Date) async throws -> QueueItem {
+        try await perform { connection in
+            try await self.ack(session: session, ticket: ticket, chain: chain, now: now, on: connection)
+        }
+    }
+
+    public func items(session: String, now: Date) async throws -> [QueueItem] {
+        try await perform { connection in try await self.listing(session: session, now: now, on: connection) }
+    }
+
+    public func item(session: String, ticket: String) async throws -> QueueItem? {
+        try await perform { connection in
+            let rows = try await connection.query(
+                """
+                SELECT \(unescaped: ItemRow.columns) FROM alertd.items WHERE ticket = \(ticket) AND session = \(session)
+                """, logger: self.logger)
+            return try await ItemRow.items(from: rows).first
+        }
+    }
+
+    public func cancel(session: String, ticket: String?, now: Date) async throws -> Int {
+        try await perform { connection in
+            try await self.cancel(session: session, ticket: ticket, now: now, on: connection)
+        }
+    }
+
+    public func hold(session: String, until: Date?) async throws {
+        try await perform { connection in
+            try await self.hold(session: session, until: until, on: connection)
+        }
+    }
+
+    public func holdUntil(session: String, now: Date) async throws -> Date? {
+        try await perform { connection in
+            let rows = try await connection.query(
+                """
+                SELECT hold_until, extract(epoch FROM now())::float8 FROM alertd.sessions WHERE session = \(session)
+                """, logger: self.logger
+            ).collect()
+            guard let row = rows.first else { return nil }
+            let (until, databaseNow) = try row.decode((Double?, Double).self)
+            let deadline = until.map(Date.init(timeIntervalSince1970:))
+            return QueuePolicy.isHolding(until: deadline, now: self.clock(caller: now, database: databaseNow)) ? deadline : nil
+        }
+    }
+
+    /// Whether PostgreSQL answers `SELECT 1` within `options.reachabilityTimeout`.
+    public func isReachable() async -> Bool {
+        do {
+            let answer = try await withDeadline(options.reachabilityTimeout) {
+                try await self.client.query("SELECT 1", logger: self.logger).collect().first?.decode(Int.self)
+            }
+            return answer == 1
+        } catch {
+            pool.noteFailure(error)
+            return false
+        }
+    }
+}

@@ -1,0 +1,76 @@
+import AlertQueue
+import AlertSpec
+import Foundation
+import Testing
+
+@testable import AlertQueuePostgres
+
+/// The production clock: PostgreSQL's `now()` decides TTLs, leases and holds, whatever `now` the
+/// caller passes (instances with skewed clocks agree). These tests wait for real, short TTLs and
+/// leases to pass; they assert states, not durations.
+@Suite("PostgreSQL queue store on the database clock")
+struct PostgresDatabaseClockTests {
+    static let databaseClock = PostgresQueueStore.Options(clock: .database, maximumConnections: 2)
+
+    @Test("Enqueue times come from the database, not from the caller")
+    func enqueueTimeIsTheDatabases() async throws {
+        let database = try await PostgresTestDatabase.make()
+        defer { database.remove() }
+        let store = try database.open(options: Self.databaseClock)
+        // When the caller's clock says 1970
+        let item = try await store.enqueue(alert("app/a", ttl: 60), now: Date(timeIntervalSince1970: 0)).item
+        // Then the item was queued now, by the database's clock
+        #expect(item.enqueuedAt > t0)
+        #expect(item.expiresAt == item.enqueuedAt.addingTimeInterval(60))
+        #expect(try await store.item(session: session, ticket: item.ticket) == item)
+    }
+
+    @Test("An item expires when its TTL has passed on the database clock, whatever the caller says")
+    func ttlOnTheDatabaseClock() async throws {
+        // Given: an item with one second to live, and another without a TTL
+        let database = try await PostgresTestDatabase.make()
+        defer { database.remove() }
+        let store = try database.open(options: Self.databaseClock)
+        let shortLived = try await store.enqueue(alert("app/short", priority: 900, ttl: 1), now: .distantFuture).item
+        _ = try await store.enqueue(alert("app/lasting", priority: 100), now: .distantFuture)
+        // When the second has passed (a caller claiming it is still 1970)
+        try await Task.sleep(for: .milliseconds(1500))
+        let delivered = try await store.next(session: session, now: Date(timeIntervalSince1970: 0))
+        // Then
+        #expect(delivered?.alertID == "app/lasting")
+        #expect(try await store.item(session: session, ticket: shortLived.ticket)?.state == .expired)
+    }
+
+    @Test("A lease runs on the database clock: held until it ends, then the item comes again")
+    func leaseOnTheDatabaseClock() async throws {
+        // Given: a two-second lease
+        let database = try await PostgresTestDatabase.make()
+        defer { database.remove() }
+        let store = try database.open(settings: QueueSettings(leaseDuration: 2), options: Self.databaseClock)
+        _ = try await store.enqueue(alert("app/a"), now: t0)
+        let first = try #require(try await store.next(session: session, now: .distantPast))
+        #expect(first.leaseUntil.map { $0.timeIntervalSince(first.enqueuedAt) >= 1.999 } == true)
+        // When the caller's clock says the lease ended long ago, then it has not: nothing comes
+        #expect(try await store.next(session: session, now: .distantFuture) == nil)
+        // When it has ended on the database clock
+        try await Task.sleep(for: .milliseconds(2500))
+        let again = try await store.next(session: session, now: .distantPast)
+        // Then the same item comes again
+        #expect(again?.ticket == first.ticket)
+        #expect(again?.deliveries == 2)
+    }
+
+    @Test("A hold is judged by the database clock")
+    func holdOnTheDatabaseClock() async throws {
+        let database = try await PostgresTestDatabase.make()
+        defer { database.remove() }
+        let store = try database.open(options: Self.databaseClock)
+        _ = try await store.enqueue(alert("app/modal"), now: t0)
+        // When a hold for the next ten minutes is set
+        let until = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 + 600).rounded())
+        try await store.hold(session: session, until: until)
+        // Then a caller far in the future still sees it
+        #expect(try await store.holdUntil(session: session, now: .distantFuture) == until)
+        #expect(try await store.next(session: session, now: .distantFuture) == nil)
+    }
+}

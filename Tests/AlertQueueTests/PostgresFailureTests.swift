@@ -1,0 +1,102 @@
+import AlertQueue
+import AlertSpec
+import Foundation
+import PostgresTestSupport
+import Testing
+
+@testable import AlertQueuePostgres
+
+/// The database going away and coming back. Each test stops and starts a cluster of its own, so
+/// the tests sharing the process's cluster carry on.
+@Suite("PostgreSQL queue store failures")
+struct PostgresFailureTests {
+    /// Options of a store that gives up quickly.
+    static let impatient = PostgresQueueStore.Options(clock: .caller, maximumConnections: 2, requestTimeout: .seconds(2))
+
+    @Test("While the database is down calls are unavailable (503) and it is not reachable; then it recovers by itself")
+    func unavailableThenRecovered() async throws {
+        // Given: a store that has worked
+        let cluster = try await PostgresCluster.make()
+        defer { cluster.remove() }
+        let database = try await PostgresTestDatabase.make(on: cluster)
+        defer { database.remove() }
+        let store = try database.open(options: Self.impatient)
+        let queued = try await store.enqueue(alert("app/a"), now: t0).item
+        #expect(await store.isReachable())
+        // When the database stops
+        try await cluster.stop()
+        // Then every call says unavailable, and readiness says no
+        #expect(await !store.isReachable())
+        let errors = await [
+            Self.error { _ = try await store.enqueue(alert("app/b"), now: t0) },
+            Self.error { _ = try await store.next(session: session, now: t0) },
+            Self.error { _ = try await store.items(session: session, now: t0) },
+            Self.error { _ = try await store.ack(session: session, ticket: queued.ticket, chain: nil, now: t0) },
+            Self.error { try await store.hold(session: session, until: at(30)) },
+        ]
+        for error in errors {
+            #expect(error?.status == 503)
+            #expect(error?.code == "store-unavailable")
+        }
+        // When it starts again, then the store serves again by itself, with what it had
+        try await cluster.start()
+        #expect(await Self.recovers(store))
+        #expect(try await store.next(session: session, now: t0)?.ticket == queued.ticket)
+    }
+
+    @Test("A store whose database never answered is unavailable, not stuck")
+    func neverReachable() async throws {
+        // Given: nothing listens on port 1
+        let database = try await PostgresTestDatabase.make()
+        defer { database.remove() }
+        let store = try PostgresQueueStore(url: "postgres://nobody@127.0.0.1:1/none?sslmode=disable", options: Self.impatient)
+        database.keep(Task { await store.run() })
+        // Then
+        #expect(await !store.isReachable())
+        let error = await Self.error { _ = try await store.enqueue(alert("app/a"), now: t0) }
+        #expect(error?.status == 503)
+        await #expect(throws: QueueError.self) { try await store.migrate() }
+    }
+
+    @Test("The listener listens again after the database restarts, says so, and hears writes again")
+    func listenerReconnects() async throws {
+        // Given: a listening instance and a writing one
+        let cluster = try await PostgresCluster.make()
+        defer { cluster.remove() }
+        let database = try await PostgresTestDatabase.make(on: cluster)
+        defer { database.remove() }
+        let listening = try database.open(options: Self.impatient)
+        let writing = try database.open(options: Self.impatient)
+        let recorder = ChangeRecorder(listeningTo: listening, keptBy: database)
+        #expect(await recorder.waitUntilListening(times: 1))
+        // When the database restarts
+        try await cluster.stop()
+        try await cluster.start()
+        // Then the listener says everything may have changed once it listens again
+        #expect(await recorder.waitUntilListening(times: 2))
+        // and hears the next write
+        #expect(await Self.recovers(writing))
+        _ = try await writing.enqueue(alert("app/a", in: "after-restart"), now: t0)
+        #expect(await recorder.wait { _ in recorder.sessions.contains("after-restart") })
+    }
+
+    /// The `QueueError` `body` throws, if it throws one.
+    static func error(_ body: () async throws -> Void) async -> QueueError? {
+        do {
+            try await body()
+            return nil
+        } catch {
+            return error as? QueueError
+        }
+    }
+
+    /// Whether `store` serves again within a bounded number of tries (the pool reconnects with
+    /// its own backoff; this bounds the wait so a store that never recovers fails the test).
+    static func recovers(_ store: PostgresQueueStore, attempts: Int = 120) async -> Bool {
+        for _ in 0..<attempts {
+            if await store.isReachable(), (try? await store.items(session: session, now: t0)) != nil { return true }
+            try? await Task.sleep(for: .milliseconds(250))
+        }
+        return false
+    }
+}

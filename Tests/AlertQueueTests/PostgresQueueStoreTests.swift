@@ -1,0 +1,183 @@
+import AlertQueue
+import AlertSpec
+import Foundation
+import PostgresNIO
+import Testing
+
+@testable import AlertQueuePostgres
+
+/// What is particular to the PostgreSQL store beyond the shared contract: several instances on
+/// one database, racing. (The contract's racing enqueues across two instances run on it too.)
+@Suite("PostgreSQL queue store")
+struct PostgresQueueStoreTests {
+    @Test("Four stores migrating a fresh database at once all succeed, and each migration is applied once")
+    func concurrentMigrations() async throws {
+        // Given
+        let database = try await PostgresTestDatabase.make()
+        defer { database.remove() }
+        let stores = try (0..<4).map { _ in try database.open() }
+        // When
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for store in stores {
+                group.addTask { try await store.migrate() }
+            }
+            try await group.waitForAll()
+        }
+        // Then
+        let applied = try await stores[0].client.query("SELECT name FROM alertd.migrations ORDER BY applied_at, name")
+            .collect().map { try $0.decode(String.self) }
+        #expect(applied.sorted() == PostgresQueueStore.migrations.map(\.name).sorted())
+        for store in stores {
+            #expect(try await store.enqueue(alert("app/a\(UUID().uuidString)"), now: t0).created)
+        }
+    }
+
+    @Test("Twenty racing next calls through two stores hand out exactly one modal")
+    func racingNextAcrossInstances() async throws {
+        // Given: five modals queued, and two instances
+        let database = try await PostgresTestDatabase.make()
+        defer { database.remove() }
+        let stores = [try database.open(), try database.open()]
+        for index in 0..<5 {
+            _ = try await stores[0].enqueue(alert("app/m\(index)", priority: 500 + index), now: t0)
+        }
+        // When
+        let delivered = try await withThrowingTaskGroup(of: QueueItem?.self) { group in
+            for index in 0..<20 {
+                let store = stores[index % 2]
+                group.addTask { try await store.next(session: session, now: t0) }
+            }
+            return try await group.reduce(into: [QueueItem]()) { delivered, item in
+                if let item { delivered.append(item) }
+            }
+        }
+        // Then
+        #expect(delivered.count == 1)
+        #expect(delivered.first?.lane == .modal)
+        let listing = try await stores[1].items(session: session, now: t0)
+        #expect(listing.filter { $0.state == .presenting }.map(\.ticket) == delivered.map(\.ticket))
+        #expect(listing.count == 5)
+    }
+
+    @Test("Racing next calls through two stores hand out one modal, one toast and every HUD")
+    func racingNextAcrossLanes() async throws {
+        // Given
+        let database = try await PostgresTestDatabase.make()
+        defer { database.remove() }
+        let stores = [try database.open(), try database.open()]
+        for index in 0..<3 {
+            _ = try await stores[0].enqueue(alert("app/m\(index)"), now: t0)
+            _ = try await stores[0].enqueue(toast("app/t\(index)"), now: t0)
+        }
+        _ = try await stores[1].enqueue(hud("app/h"), now: t0)
+        // When
+        let delivered = try await withThrowingTaskGroup(of: QueueItem?.self) { group in
+            for index in 0..<20 {
+                let store = stores[index % 2]
+                group.addTask { try await store.next(session: session, now: t0) }
+            }
+            return try await group.reduce(into: [QueueItem]()) { delivered, item in
+                if let item { delivered.append(item) }
+            }
+        }
+        // Then
+        #expect(delivered.map(\.lane).sorted { $0.rawValue < $1.rawValue } == [.hud, .modal, .toast])
+    }
+
+    @Test("Racing enqueues of different alerts through two stores never pass the queue limit")
+    func racingEnqueuesRespectTheLimit() async throws {
+        // Given: a limit of three, and two instances
+        let database = try await PostgresTestDatabase.make()
+        defer { database.remove() }
+        let settings = QueueSettings(maxQueueLength: 3)
+        let stores = [try database.open(settings: settings), try database.open(settings: settings)]
+        // When ten different alerts are queued at once
+        let outcomes = await withTaskGroup(of: Bool?.self) { group in
+            for index in 0..<10 {
+                let store = stores[index % 2]
+                group.addTask {
+                    do {
+                        return try await store.enqueue(alert("app/a\(index)"), now: t0).created
+                    } catch let error as QueueError {
+                        return error == .queueFull(limit: 3) ? false : nil
+                    } catch {
+                        return nil
+                    }
+                }
+            }
+            return await group.reduce(into: [Bool?]()) { $0.append($1) }
+        }
+        // Then three are queued and seven refused as full, nothing else
+        #expect(outcomes.filter { $0 == true }.count == 3)
+        #expect(outcomes.filter { $0 == false }.count == 7)
+        #expect(try await stores[0].items(session: session, now: t0).count == 3)
+    }
+
+    @Test("Racing HUD enqueues through two stores leave one queued HUD, the last one committed (changeTo)")
+    func racingHUDsLeaveOne() async throws {
+        // Given
+        let database = try await PostgresTestDatabase.make()
+        defer { database.remove() }
+        let stores = [try database.open(), try database.open()]
+        // When
+        let queued = try await withThrowingTaskGroup(of: QueueItem.self) { group in
+            for index in 0..<8 {
+                let store = stores[index % 2]
+                group.addTask { try await store.enqueue(hud("app/progress\(index)"), now: t0).item }
+            }
+            return try await group.reduce(into: [QueueItem]()) { $0.append($1) }
+        }
+        // Then: the others were cancelled by the one after them
+        let listing = try await stores[1].items(session: session, now: t0)
+        #expect(listing.map(\.ticket) == [queued.max { $0.sequence < $1.sequence }?.ticket])
+    }
+
+    @Test("When an enqueue misses a live duplicate, the unique index catches it and the live item is returned")
+    func uniqueIndexCatchesDuplicate() async throws {
+        // Given
+        let database = try await PostgresTestDatabase.make()
+        defer { database.remove() }
+        let store = try database.open()
+        let first = try await store.enqueue(alert("app/a", key: "k"), now: t0)
+        // When: an enqueue that does not see the live items, as a racing writer would not
+        let blind = try await store.enqueueUnseen(alert("app/b", key: "k"), now: at(1))
+        // Then
+        #expect(!blind.created)
+        #expect(blind.item == first.item)
+        #expect(try await store.items(session: session, now: at(1)).map(\.ticket) == [first.item.ticket])
+    }
+
+    @Test("The database refuses a second presenting modal in a session, whoever writes it")
+    func presentingIndexIsADatabaseConstraint() async throws {
+        // Given: one modal presenting and one queued
+        let database = try await PostgresTestDatabase.make()
+        defer { database.remove() }
+        let store = try database.open()
+        _ = try await store.enqueue(alert("app/a"), now: t0)
+        let queued = try await store.enqueue(alert("app/b"), now: t0).item
+        _ = try await store.next(session: session, now: t0)
+        // When: a writer that skips the policy marks the queued one presenting
+        let error = await #expect(throws: PSQLError.self) {
+            try await store.client.query(
+                """
+                UPDATE alertd.items SET state = 'presenting', lease_until = 1 WHERE ticket = \(queued.ticket)
+                """)
+        }
+        // Then
+        #expect(error?.serverInfo?[.sqlState] == "23505")
+        #expect(error?.serverInfo?[.constraintName] == "items_one_presenting")
+    }
+
+    @Test("Several HUDs may present at once as far as the database goes (the lane is exempt)")
+    func hudsAreExemptFromThePresentingIndex() async throws {
+        let database = try await PostgresTestDatabase.make()
+        defer { database.remove() }
+        let store = try database.open()
+        _ = try await store.enqueue(hud("app/h1"), now: t0)
+        _ = try await store.next(session: session, now: t0)
+        let second = try await store.enqueue(hud("app/h2"), now: t0).item
+        try await store.client.query(
+            "UPDATE alertd.items SET state = 'presenting', lease_until = 2e9 WHERE ticket = \(second.ticket)")
+        #expect(try await store.items(session: session, now: t0).filter { $0.state == .presenting }.count == 2)
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The commands a throwaway cluster runs: PostgreSQL's programs as the `postgres` user (when the
+/// tests run as root, through `runuser`), and the shell for clean-up.
+enum ClusterCommands {
+    /// Where PostgreSQL's programs are: `ALERTD_PG_BIN`, or Debian's place for version 15.
+    static var binaries: String {
+        ProcessInfo.processInfo.environment["ALERTD_PG_BIN"] ?? "/usr/lib/postgresql/15/bin"
+    }
+
+    static var isRoot: Bool { getuid() == 0 }
+
+    /// Runs the PostgreSQL program `name` with `arguments`, as `postgres` when we are root, and
+    /// waits for it without blocking a thread of the concurrency pool. Its output goes to `log`.
+    /// - Throws: `ClusterError` with the output when it fails.
+    static func run(_ name: String, _ arguments: [String], log: URL) async throws {
+        let program = "\(binaries)/\(name)"
+        guard FileManager.default.isExecutableFile(atPath: program) else {
+            throw ClusterError("\(program) is missing: install postgresql-15 (make test-deps does) or set ALERTD_PG_BIN")
+        }
+        let command = isRoot ? ["/usr/sbin/runuser", "-u", "postgres", "--", program] + arguments : [program] + arguments
+        let pid = try spawn(command, output: log.path)
+        let status = await withCheckedContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(returning: waitForExit(pid)) }
+        }
+        guard status == 0 else {
+            let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+            throw ClusterError("\(name) \(arguments.joined(separator: " ")) failed (\(status)): \(text)")
+        }
+    }
+
+    /// Starts `command` with stdin from /dev/null, stdout and stderr to `output`, and no other
+    /// file descriptor of this process. (Foundation's `Process` lets its children inherit the
+    /// descriptor it watches for their exit; `pg_ctl start` passes it on to the server it leaves
+    /// running, and the exit is then never seen.)
+    static func spawn(_ command: [String], output: String = "/dev/null") throws -> pid_t {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        closeInheritedDescriptors(&actions)
+        var argv = command.map { strdup($0) } + [nil]
+        defer { for argument in argv { free(argument) } }
+        var pid = pid_t()
+        let result = posix_spawn(&pid, command[0], &actions, nil, &argv, environ)
+        guard result == 0 else { throw ClusterError("cannot start \(command[0]): error \(result)") }
+        return pid
+    }
+
+    /// Adds "close every descriptor from 3 up" to `actions`, with glibc's
+    /// `posix_spawn_file_actions_addclosefrom_np` (2.34 and later; Swift does not import it, so it
+    /// is looked up). Without it, descriptors marked close-on-exec (NIO's, SQLite's) still close.
+    private static func closeInheritedDescriptors(_ actions: inout posix_spawn_file_actions_t) {
+        typealias AddCloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+        guard let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") else { return }
+        _ = unsafeBitCast(symbol, to: AddCloseFrom.self)(&actions, 3)
+    }
+
+    /// Waits for `pid` to end (blocking); its exit code, or -1 if a signal ended it.
+    static func waitForExit(_ pid: pid_t) -> Int32 {
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 {
+            guard errno == EINTR else { return -1 }
+        }
+        return status & 0x7f == 0 ? (status >> 8) & 0xff : -1
+    }
+
+    /// Runs `command` with `/bin/sh` and waits (blocking: for use at exit, where nothing else runs).
+    static func shell(_ command: String) {
+        guard let pid = try? spawn(["/bin/sh", "-c", command]) else { return }
+        _ = waitForExit(pid)
+    }
+
+    /// The command that stops the cluster in `data` at once and deletes `root`.
+    static func removal(data: String, root: String) -> String {
+        let stop = "\(binaries)/pg_ctl -D '\(data)' -m immediate -w stop"
+        let asPostgres = isRoot ? "/usr/sbin/runuser -u postgres -- \(stop)" : stop
+        return "if [ -f '\(data)/postmaster.pid' ]; then \(asPostgres) >/dev/null 2>&1; fi; rm -rf '\(root)'"
+    }
+
+    /// Starts a watchdog in a session of its own that removes the cluster once this process is
+    /// gone, however it ended (a crash, a kill): `atexit` does not run then.
+    static func startWatchdog(data: String, root: String) throws {
+        let script = "while kill -0 \(getpid()) 2>/dev/null; do sleep 1; done; \(removal(data: data, root: root))"
+        _ = try spawn(["/usr/bin/setsid", "/bin/sh", "-c", script])
+    }
+
+    /// A TCP port on 127.0.0.1 that nothing listens on now (the kernel picks it).
+    static func freePort() throws -> Int {
+        #if canImport(Glibc)
+            let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+            let descriptor = socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+        guard descriptor >= 0 else { throw ClusterError("socket() failed") }
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
+                bind(descriptor, address, length) == 0 && getsockname(descriptor, address, &length) == 0
+            }
+        }
+        guard bound else { throw ClusterError("no free port on 127.0.0.1") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}
+
+/// A throwaway cluster could not be made or driven.
+public struct ClusterError: Error, CustomStringConvertible {
+    public let description: String
+    init(_ description: String) { self.description = description }
+}
