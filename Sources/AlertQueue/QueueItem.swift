@@ -5,8 +5,9 @@ import Foundation
 public enum QueueContent: Sendable, Equatable, Codable {
     /// `catalog/type` and its parameters, rendered in the client's locale at delivery.
     case alert(id: String, parameters: [String: ParameterValue])
-    /// A spec written by the sender, delivered as it is.
-    case spec(SpecDraft)
+    /// A spec written by the sender, delivered as it is. Indirect: a draft is large, and items
+    /// are copied and held (by every waiting long-poll) far more often than they carry one.
+    indirect case spec(SpecDraft)
 }
 
 /// The life of an item: `queued` → `presenting` (delivered, leased) → `done` (acknowledged);

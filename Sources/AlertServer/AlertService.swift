@@ -21,7 +21,7 @@ public struct AlertService: HTTPHandler {
         }
         CatalogHandlers(catalogs: catalogs).register(in: &router)
         SpecHandlers(catalogs: catalogs).register(in: &router)
-        QueueHandlers(catalogs: catalogs, store: queue.store, access: queue.access, polls: queue.polls, settings: queue.settings)
+        QueueHandlers(alerts: RenderedAlerts(catalogs: catalogs), store: queue.store, access: queue.access, polls: queue.polls, settings: queue.settings)
             .register(in: &router)
         self.router = router
         self.queue = queue
@@ -41,23 +41,42 @@ public struct AlertService: HTTPHandler {
         }
         let request = Request(http: http, pathParameters: parameters)
         return .later { promise in
-            Task(executorPreference: HandlerExecutor.shared) { promise.fulfill(await Self.answer(request, with: handler)) }
+            // Immediate: the handler runs on this worker thread until it must wait (a long-poll,
+            // a store that suspends), so a request answered without waiting costs no thread hop.
+            // After a wait it continues on the handler executor's threads.
+            Task.immediate(executorPreference: HandlerExecutor.shared) {
+                let outcome = await Result(awaiting: { try await handler(request) })
+                Self.settle(outcome, for: request) { promise.fulfill($0) }
+            }
         }
     }
 
     /// Routes and answers any request, waiting for async handlers (without a socket, in tests).
     public func answer(_ http: HTTPRequest) async -> HTTPResponse {
         if case .found(.later(let handler), let parameters) = router.match(method: http.method, path: http.path) {
-            return await Self.answer(Request(http: http, pathParameters: parameters), with: handler)
+            let request = Request(http: http, pathParameters: parameters)
+            let outcome = await Result(awaiting: { try await handler(request) })
+            return await withCheckedContinuation { continuation in
+                Self.settle(outcome, for: request) { continuation.resume(returning: $0) }
+            }
         }
         return respond(to: http)
     }
 
-    private static func answer(_ request: Request, with handler: Router.AsyncHandler) async -> HTTPResponse {
+    /// Turns what an async handler gave into the response `deliver` sends: now, or — for a
+    /// `PendingResponse` — once it is answered, however many times it waits again.
+    private static func settle(
+        _ outcome: Result<any ResponseGenerator, any Error>, for request: Request, deliver: @escaping @Sendable (HTTPResponse) -> Void
+    ) {
         do {
-            return try await handler(request).response(for: request)
+            let generator = try outcome.get()
+            if let pending = generator as? PendingResponse {
+                pending.start { settle($0, for: request, deliver: deliver) }
+            } else {
+                deliver(try generator.response(for: request))
+            }
         } catch {
-            return problem(APIError(error), for: request)
+            deliver(problem(APIError(error), for: request))
         }
     }
 

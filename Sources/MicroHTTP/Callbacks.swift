@@ -62,7 +62,7 @@ func microHTTPAccess(
     }
     if context.suspended {
         // Resumed by a promise: send what it delivered.
-        guard let response = context.pending.withLock({ $0.take() }) else { return .YES }
+        guard let response = context.promise.withLock({ $0.response.take() }) else { return .YES }
         context.answered = true
         return queue(response, on: connection)
     }
@@ -81,14 +81,26 @@ func microHTTPAccess(
         context.answered = true
         return queue(response, on: connection)
     case .later(let start):
-        context.suspended = true
-        MHD_suspend_connection(connection)
         let promise = ResponsePromise(connection: connection, context: context, core: core)
-        if core.remember(promise) {
-            start(promise)
-        } else {
-            promise.fulfill(HTTPResponse(status: 503, contentType: "text/plain", text: "shutting down"))
+        guard core.remember(promise) else {
+            context.answered = true
+            return queue(HTTPResponse(status: 503, contentType: "text/plain", text: "shutting down"), on: connection)
         }
+        start(promise)
+        // Answered while `start` ran (no thread hop, no suspension), or suspend until it is;
+        // deciding under the promise's lock, so a fulfilment from another thread either lands
+        // before (sent now) or after the suspension (and resumes it).
+        let ready = context.promise.withLock { state -> HTTPResponse? in
+            if let response = state.response.take() { return response }
+            MHD_suspend_connection(connection)
+            state.suspended = true
+            return nil
+        }
+        if let ready {
+            context.answered = true
+            return queue(ready, on: connection)
+        }
+        context.suspended = true
         return .YES
     }
 }

@@ -14,7 +14,9 @@ extension HTTPServer {
         public var connectionLimit: Int
         /// Connections held at once from one client address; 0 means no per-address limit.
         public var perClientConnectionLimit: Int
-        /// Bytes MHD may use for one connection's request line, headers and buffers.
+        /// Bytes MHD may use for one connection's request line, headers and buffers. Every open
+        /// connection, and so every waiting long-poll, holds up to this much: 4 KiB takes request
+        /// headers up to about 3 KiB (measured; a request whose headers do not fit is closed).
         public var connectionMemoryLimit: Int
         /// Seconds a connection may sit idle (or trickle a request) before it is closed.
         public var connectionTimeout: Int
@@ -29,7 +31,7 @@ extension HTTPServer {
             threads: Int = ProcessInfo.processInfo.activeProcessorCount,
             connectionLimit: Int = 16_384,
             perClientConnectionLimit: Int = 0,
-            connectionMemoryLimit: Int = 32 * 1024,
+            connectionMemoryLimit: Int = 4 * 1024,
             connectionTimeout: Int = 30,
             maxBodySize: Int = 1024 * 1024,
             listenBacklog: Int = 4096

@@ -1,7 +1,7 @@
 import Synchronization
 
 /// MHD's per-request state (`*con_cls`): created on the first handler call, released in the
-/// completion callback. Only the owning worker thread touches it, except `pending`, which a
+/// completion callback. Only the owning worker thread touches it, except `promise`, which a
 /// promise fulfils from any thread.
 final class RequestContext: @unchecked Sendable {
     /// Body bytes received so far (never more than the limit).
@@ -10,16 +10,28 @@ final class RequestContext: @unchecked Sendable {
     var bodyTooLarge = false
     /// A response was already queued (a declared oversized body); later calls only drain.
     var answered = false
-    /// The connection is suspended waiting for `pending`.
+    /// The connection was suspended waiting for a promise.
     var suspended = false
-    /// The response a promise delivered; taken once after the connection resumes.
-    let pending = Mutex<HTTPResponse?>(nil)
+    /// What the request's promise delivered, and whether the connection waits for it.
+    let promise = Mutex(PromiseState())
 }
 
-/// The way to answer a suspended request later, from any thread.
+/// A promise's side of a request, shared by the worker thread and whoever fulfils it.
+struct PromiseState {
+    /// The response delivered and not yet sent.
+    var response: HTTPResponse?
+    /// Fulfilled once; later fulfilments are ignored.
+    var fulfilled = false
+    /// The connection is suspended: fulfilling must resume it.
+    var suspended = false
+}
+
+/// The way to answer a request later, from any thread.
 ///
-/// Fulfilling resumes the connection; MHD then calls the handler once more and the response is
-/// sent there. Only the first fulfilment counts.
+/// A promise fulfilled while the handler's `start` closure is still running (an async handler
+/// that never had to wait) is answered at once, without suspending the connection. Otherwise
+/// the connection is suspended and fulfilling resumes it; MHD then calls the handler once more
+/// and the response is sent there. Only the first fulfilment counts.
 public final class ResponsePromise: Sendable {
     nonisolated(unsafe) private let connection: OpaquePointer
     private let context: RequestContext
@@ -34,14 +46,16 @@ public final class ResponsePromise: Sendable {
     /// Sends `response`. Returns false when the request had already been answered.
     @discardableResult
     public func fulfill(_ response: HTTPResponse) -> Bool {
-        let first = context.pending.withLock { pending in
-            guard pending == nil else { return false }
-            pending = response
-            return true
+        // nil: already fulfilled; true: the connection waits suspended and must be resumed.
+        let mustResume = context.promise.withLock { state -> Bool? in
+            guard !state.fulfilled else { return nil }
+            state.fulfilled = true
+            state.response = response
+            return state.suspended
         }
-        guard first else { return false }
+        guard let mustResume else { return false }
         core.forget(self)
-        core.resume(connection)
+        if mustResume { core.resume(connection) }
         return true
     }
 }

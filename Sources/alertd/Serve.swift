@@ -56,6 +56,12 @@ struct Serve: ParsableCommand {
     @Option(help: "Connections held at once; ALERTD_CONNECTION_LIMIT. (default: 16384)")
     var connectionLimit: Int?
 
+    @Option(help: """
+        Bytes for one connection's request line, headers and buffers (a request whose headers \
+        do not fit is closed); each waiting long-poll holds this much; ALERTD_CONNECTION_MEMORY. (default: 4096)
+        """)
+    var connectionMemory: Int?
+
     @Option(help: "Seconds before an idle connection is closed; ALERTD_CONNECTION_TIMEOUT. (default: 30)")
     var connectionTimeout: Int?
 
@@ -72,6 +78,9 @@ struct Serve: ParsableCommand {
             connectionLimit: settings.integer(
                 connectionLimit, flagName: "connection-limit", env: "ALERTD_CONNECTION_LIMIT",
                 default: defaults.connectionLimit),
+            connectionMemoryLimit: settings.integer(
+                connectionMemory, flagName: "connection-memory", env: "ALERTD_CONNECTION_MEMORY",
+                default: defaults.connectionMemoryLimit),
             connectionTimeout: settings.integer(
                 connectionTimeout, flagName: "connection-timeout", env: "ALERTD_CONNECTION_TIMEOUT",
                 default: defaults.connectionTimeout),

@@ -135,6 +135,20 @@ extension ItemRecord {
         try Int64.fetchOne(db.cachedStatement(sql: "SELECT max(sequence) FROM items")) ?? 0
     }
 
+    /// Inserts the row (a cached statement: GRDB's generic insert builds its SQL every time).
+    func insertRow(_ db: Database) throws {
+        let statement = try db.cachedStatement(
+            sql: """
+                INSERT INTO items (ticket, session, content, priority, lane, dedupe_key, state, sequence,
+                                   enqueued_at, expires_at, deliveries, lease_until, at_head)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """)
+        try statement.execute(arguments: [
+            ticket, session, content, priority, lane, dedupeKey, state, sequence,
+            enqueuedAt, expiresAt, deliveries, leaseUntil, atHead,
+        ])
+    }
+
     /// Writes what a step may change in an item it loaded: its state, deliveries and lease.
     static func updateProgress(of item: QueueItem, in db: Database) throws {
         let statement = try db.cachedStatement(
@@ -149,6 +163,12 @@ extension ItemRecord {
 /// here rather than with `QueueContent`'s synthesized coding, so the stored form is plain JSON
 /// that other tools (and the PostgreSQL store) can read.
 struct StoredContent: Codable {
+    init(alert: String? = nil, params: [String: ParameterValue]? = nil, spec: SpecDraft? = nil) {
+        self.alert = alert
+        self.params = params
+        self.spec = spec
+    }
+
     var alert: String?
     var params: [String: ParameterValue]?
     var spec: SpecDraft?
@@ -159,9 +179,17 @@ struct StoredContent: Codable {
             case .alert(let id, let parameters): StoredContent(alert: id, params: parameters)
             case .spec(let draft): StoredContent(spec: draft)
             }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(stored), as: UTF8.self)
+        return String(decoding: try OrderedJSONEncoder().encode(stored), as: UTF8.self)
+    }
+
+    private enum CodingKeys: String, CodingKey { case alert, params, spec }
+
+    /// Members in a fixed order, parameters sorted by name: the same content is the same text.
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(alert, forKey: .alert)
+        try container.encodeIfPresent(params.map(ParameterList.init), forKey: .params)
+        try container.encodeIfPresent(spec, forKey: .spec)
     }
 
     static func content(json: String) throws -> QueueContent {

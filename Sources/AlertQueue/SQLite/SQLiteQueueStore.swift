@@ -15,7 +15,7 @@ import GRDB
 /// ```
 public struct SQLiteQueueStore: QueueStore {
     private let writer: any DatabaseWriter
-    /// Every write goes through it: concurrent calls share one transaction and one commit.
+    /// Every write goes through it: inline when alone, grouped into one commit under load.
     private let batcher: WriteBatcher
     public let policy: QueuePolicy
     private let contents = ContentCache()
@@ -94,9 +94,7 @@ public struct SQLiteQueueStore: QueueStore {
     }
 
     public func item(session: String, ticket: String) async throws -> QueueItem? {
-        try await writer.read { db in
-            try ItemRecord.fetch(db, session: session, ticket: ticket, contents: contents)
-        }
+        try read { db in try ItemRecord.fetch(db, session: session, ticket: ticket, contents: contents) }
     }
 
     public func cancel(session: String, ticket: String?, now: Date) async throws -> Int {
@@ -124,19 +122,24 @@ public struct SQLiteQueueStore: QueueStore {
     }
 
     public func holdUntil(session: String, now: Date) async throws -> Date? {
-        let until = try await writer.read { db in try HoldRecord.until(session: session, in: db) }
+        let until = try read { db in try HoldRecord.until(session: session, in: db) }
         let date = until.map(Date.init(timeIntervalSince1970:))
         return QueuePolicy.isHolding(until: date, now: now) ? date : nil
     }
 
     public func isReachable() async -> Bool {
-        (try? await writer.read { db in try Int.fetchOne(db, sql: "SELECT 1") }) == 1
+        (try? read { db in try Int.fetchOne(db, sql: "SELECT 1") }) == 1
     }
 }
 
 // MARK: - Steps
 
 extension SQLiteQueueStore {
+    /// Runs `body` on a snapshot of the committed data, on the calling thread.
+    private func read<T>(_ body: (Database) throws -> T) throws -> T {
+        try writer.read(body)
+    }
+
     /// One enqueue inside a write transaction.
     ///
     /// The policy finds a duplicate among the live items loaded. Should the insert still break
@@ -192,7 +195,7 @@ extension SQLiteQueueStore {
             try ItemRecord.updateProgress(of: item, in: db)
         }
         for item in items.inserted {
-            try ItemRecord(item, contents: contents).insert(db)
+            try ItemRecord(item, contents: contents).insertRow(db)
         }
     }
 }

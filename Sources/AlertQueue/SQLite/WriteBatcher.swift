@@ -1,11 +1,18 @@
 import GRDB
 import Synchronization
 
-/// Groups concurrent writes into one transaction (group commit). A write that arrives while
-/// another is waiting for the writer joins it: the batch runs in one IMMEDIATE transaction, each
-/// write in its own savepoint (its failure undoes only itself), and every caller is answered
-/// only after the shared commit — so "acknowledged means committed" holds as before, with one
-/// commit and one writer hand-off for many requests instead of one each.
+/// Runs the store's writes: at once on the calling thread when no other write is under way,
+/// else grouped with the other waiting writes into one transaction (group commit).
+///
+/// - **Alone** (the usual case at light load), a write enters GRDB's writer with
+///   `dispatch_sync`, which runs it on the calling thread: no hand-off to another thread and
+///   back, so an HTTP handler that never suspends answers on its worker thread.
+/// - **Under load**, a write that finds another one running joins the batch waiting for the
+///   writer: the batch runs on the writer's thread in one IMMEDIATE transaction, each write in
+///   its own savepoint (its failure undoes only itself), and every caller is answered only after
+///   the shared commit — one commit for many requests.
+///
+/// Either way "acknowledged means committed": a write returns after its transaction commits.
 final class WriteBatcher: Sendable {
     /// How a write ends once the batch's transaction is settled.
     private struct Settlement: Sendable {
@@ -17,16 +24,32 @@ final class WriteBatcher: Sendable {
 
     private typealias Write = @Sendable (Database) -> Settlement
 
+    private struct State {
+        /// A write (inline) or a batch is running now.
+        var busy = false
+        /// Writes waiting for the next batch.
+        var pending: [Write] = []
+    }
+
     private let writer: any DatabaseWriter
-    private let pending = Mutex<[Write]>([])
+    private let state = Mutex(State())
 
     init(writer: any DatabaseWriter) {
         self.writer = writer
     }
 
-    /// Runs `body` in the next batch and returns its result after the batch commits.
+    /// Runs `body` in a transaction and returns its result once committed.
     func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+        let alone = state.withLock { state -> Bool in
+            guard !state.busy else { return false }
+            state.busy = true
+            return true
+        }
+        if alone {
+            defer { finishInline() }
+            return try writeNow(body)
+        }
+        return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
             let write: Write = { db in
                 let outcome: Result<T, any Error>
                 do {
@@ -43,31 +66,59 @@ final class WriteBatcher: Sendable {
                     committed: { continuation.resume(with: outcome) },
                     failed: { continuation.resume(throwing: $0) })
             }
-            let startsBatch = pending.withLock { writes -> Bool in
-                writes.append(write)
-                return writes.count == 1
+            let startsBatch = state.withLock { state -> Bool in
+                state.pending.append(write)
+                guard !state.busy else { return false }
+                state.busy = true
+                return true
             }
-            if startsBatch { runBatch() }
+            if startsBatch { runBatches() }
         }
     }
 
-    /// On the writer's queue: takes every write waiting now and runs them in one transaction.
-    private func runBatch() {
-        writer.asyncWriteWithoutTransaction { [self] db in
-            let batch = pending.withLock { writes -> [Write] in
-                defer { writes.removeAll(keepingCapacity: true) }
-                return writes
+    /// One write in its own transaction, on the calling thread.
+    private func writeNow<T>(_ body: (Database) throws -> T) throws -> T {
+        try writer.writeWithoutTransaction { db in
+            var result: T?
+            try db.inTransaction(.immediate) {
+                result = try body(db)
+                return .commit
             }
-            var settlements: [Settlement] = []
-            settlements.reserveCapacity(batch.count)
-            do {
-                try db.inTransaction(.immediate) {
-                    for write in batch { settlements.append(write(db)) }
-                    return .commit
+            return result!
+        }
+    }
+
+    /// After an inline write: hands the writes that queued up meanwhile to a batch.
+    private func finishInline() {
+        let hasPending = state.withLock { state -> Bool in
+            if state.pending.isEmpty { state.busy = false }
+            return !state.pending.isEmpty
+        }
+        if hasPending { runBatches() }
+    }
+
+    /// On the writer's queue: runs every waiting write in one transaction, again while more
+    /// arrived meanwhile, then frees the writer.
+    private func runBatches() {
+        writer.asyncWriteWithoutTransaction { [self] db in
+            while true {
+                let batch = state.withLock { state -> [Write] in
+                    if state.pending.isEmpty { state.busy = false }
+                    defer { state.pending.removeAll(keepingCapacity: true) }
+                    return state.pending
                 }
-                for settlement in settlements { settlement.committed() }
-            } catch {
-                for settlement in settlements { settlement.failed(error) }
+                guard !batch.isEmpty else { return }
+                var settlements: [Settlement] = []
+                settlements.reserveCapacity(batch.count)
+                do {
+                    try db.inTransaction(.immediate) {
+                        for write in batch { settlements.append(write(db)) }
+                        return .commit
+                    }
+                    for settlement in settlements { settlement.committed() }
+                } catch {
+                    for settlement in settlements { settlement.failed(error) }
+                }
             }
         }
     }

@@ -20,13 +20,23 @@ public struct Access: Sendable {
 
     /// The caller, or 401 without a token or with one that is not valid.
     func caller(of request: Request, now: Date = Date()) throws -> Caller {
-        guard let header = request.http.headers["Authorization"], header.lowercased().hasPrefix("bearer ") else {
+        guard let header = request.http.headers["Authorization"], let token = Self.bearerToken(in: header) else {
             throw APIError.unauthorized("This call needs Authorization: Bearer <token>.")
         }
-        let token = String(header.dropFirst("bearer ".count)).trimmingCharacters(in: .whitespaces)
         if ConstantTime.equal(token, credentials.adminToken) { return .admin }
         if let session = tokens.session(of: token, now: now) { return .session(session) }
         throw APIError.unauthorized("The token is not valid, or it has expired.")
+    }
+
+    /// The token of `Bearer <token>` (the scheme in any case, blanks around the token ignored).
+    static func bearerToken(in header: String) -> String? {
+        let scheme = "bearer ".utf8
+        let bytes = header.utf8
+        // `| 0x20` lowers ASCII letters and leaves the space as it is.
+        guard bytes.count > scheme.count, zip(bytes, scheme).allSatisfy({ ($0 | 0x20) == $1 }) else { return nil }
+        let isBlank = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+        let token = bytes.dropFirst(scheme.count).drop(while: isBlank).reversed().drop(while: isBlank).reversed()
+        return String(decoding: token, as: UTF8.self)
     }
 
     /// Passes the admin only: 401 without a valid token, 403 for a session token.

@@ -12,45 +12,79 @@ struct EnqueueRequest {
     /// The longest wait an item may be given: 30 days.
     static let maxTTL = 30.0 * 86_400
 
-    private struct Body: Decodable {
+    /// The body's fields, read from the parsed object: every field of the wrong type is reported
+    /// (a decoder would stop at the first), and one parse serves both this and the spec check.
+    private struct Body {
         var alert: String?
         var params: [String: ParameterValue]?
         var priority: Int?
         var ttl: Double?
         var dedupeKey: String?
+
+        init(_ object: [String: Any], issues: inout [SpecIssue]) {
+            func wrongType(_ name: String, _ expected: String) {
+                issues.append(SpecIssue(pointer: "/" + name, code: "invalid-type", message: "This must be \(expected)."))
+            }
+            func field<T>(_ name: String, _ expected: String, _ read: (Any) -> T?) -> T? {
+                guard let value = object[name], !(value is NSNull) else { return nil }
+                guard let read = read(value) else {
+                    wrongType(name, expected)
+                    return nil
+                }
+                return read
+            }
+            alert = field("alert", "a string") { $0 as? String }
+            priority = field("priority", "an integer") { JSONValue.integer($0) }
+            ttl = field("ttl", "a number") { JSONValue.number($0) }
+            dedupeKey = field("dedupeKey", "a string") { $0 as? String }
+            if let given = field("params", "an object", { $0 as? [String: Any] }) {
+                var params: [String: ParameterValue] = [:]
+                for (name, value) in given {
+                    if let parameter = JSONValue.parameter(value) {
+                        params[name] = parameter
+                    } else {
+                        issues.append(SpecIssue(
+                            pointer: "/params/" + JSONPointer.escape(name), code: "invalid-type",
+                            message: "A parameter is a string, a number or a boolean."))
+                    }
+                }
+                self.params = params
+            }
+        }
     }
 
     /// The item to store; throws 400 for a body that is not a JSON object, 422 with every problem.
-    static func item(session: String, body: [UInt8], catalogs: CatalogRegistry) throws -> NewItem {
-        let data = Data(body)
-        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+    static func item(session: String, body: [UInt8], alerts: RenderedAlerts) throws -> NewItem {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any] else {
             throw APIError.malformedJSON("The body must be a JSON object.")
         }
         var issues = object.keys.sorted().filter { !members.contains($0) }.map {
             SpecIssue(pointer: "/" + JSONPointer.escape($0), code: "unknown-field", message: "\"\($0)\" is not a field here.")
         }
-        let fields: Body
-        do {
-            fields = try JSONDecoder().decode(Body.self, from: data)
-        } catch let error as DecodingError {
-            throw APIError.invalidRequest(issues + [SpecReader.issue(for: error)])
-        }
+        let fields = Body(object, issues: &issues)
 
-        var draft: SpecDraft?
+        var accepted: (priority: Int, lane: Lane, dedupeKey: String)?
         var content: QueueContent?
-        var dedupe: String?
-        switch (fields.alert, object["spec"]) {
-        case (let alert?, nil):
-            (draft, dedupe) = checkAlert(alert, fields.params ?? [:], catalogs, &issues)
+        // An alert of the wrong type was reported already: it still says which form was meant.
+        let givesAlert = object["alert"].map { !($0 is NSNull) } ?? false
+        switch (givesAlert, object["spec"]) {
+        case (true, nil):
+            guard let alert = fields.alert else { break }
+            switch alerts.check(alert, fields.params ?? [:]) {
+            case .success(let checked): accepted = (checked.priority, checked.lane, checked.dedupeKey)
+            case .failure(let found): issues += found.issues
+            }
             content = .alert(id: alert, parameters: fields.params ?? [:])
-        case (nil, let spec?):
+        case (false, let spec?):
             if fields.params != nil {
                 issues.append(SpecIssue(pointer: "/params", code: "unknown-field", message: "params go with alert, not with spec."))
             }
-            draft = checkSpec(spec, catalogs, &issues)
-            content = draft.map { .spec($0) }
-            dedupe = draft.flatMap { try? OrderedJSONEncoder().encode($0) }.map {
-                "spec:" + SHA256.hash(data: $0).map { String(format: "%02x", $0) }.joined()
+            if let draft = checkSpec(spec, alerts.catalogs, &issues) {
+                content = .spec(draft)
+                let digest = (try? OrderedJSONEncoder().encode(draft)).map {
+                    "spec:" + SHA256.hash(data: $0).map { String(format: "%02x", $0) }.joined()
+                }
+                accepted = (draft.priority, draft.kind.lane, digest ?? "")
             }
         default:
             issues.append(SpecIssue(pointer: "", code: "alert-or-spec", message: "Give either alert (with params) or spec, not both."))
@@ -64,37 +98,10 @@ struct EnqueueRequest {
         if let key = fields.dedupeKey, key.isEmpty || key.count > 200 {
             issues.append(SpecIssue(pointer: "/dedupeKey", code: "invalid-value", message: "A dedupe key has 1 to 200 characters."))
         }
-        guard issues.isEmpty, let draft, let content else { throw APIError.invalidRequest(issues) }
+        guard issues.isEmpty, let accepted, let content else { throw APIError.invalidRequest(issues) }
         return NewItem(
-            session: session, content: content, priority: fields.priority ?? draft.priority, lane: draft.kind.lane,
-            dedupeKey: fields.dedupeKey.map { "key:" + $0 } ?? dedupe ?? "", ttl: fields.ttl)
-    }
-
-    /// The alert rendered once (source language) to check it exists and its parameters build
-    /// it; also its dedupe key: the alert's own, else its id with its parameters.
-    static func checkAlert(
-        _ alert: String, _ parameters: [String: ParameterValue], _ catalogs: CatalogRegistry, _ issues: inout [SpecIssue]
-    ) -> (SpecDraft?, String?) {
-        let parts = alert.split(separator: "/", maxSplits: 1).map(String.init)
-        guard parts.count == 2, let catalog = catalogs[parts[0]], catalog.entry(parts[1]) != nil else {
-            issues.append(SpecIssue(pointer: "/alert", code: "unknown-alert", message: "There is no alert \"\(alert)\"."))
-            return (nil, nil)
-        }
-        do {
-            let draft = try catalog.draft(type: parts[1], parameters: parameters, locale: catalog.sourceLanguage)
-            let key = catalog.dedupeKey(type: parts[1], parameters: parameters).map { "alert:\(parts[0]):\($0)" }
-            let canonical = (try? OrderedJSONEncoder().encode(ParameterList(parameters))).map { String(decoding: $0, as: UTF8.self) }
-            return (draft, key ?? "alert:\(alert)?\(canonical ?? "")")
-        } catch let error as ParameterError {
-            issues.append(SpecIssue(pointer: "/params/" + JSONPointer.escape(error.parameter), code: error.code, message: error.description))
-        } catch let error as InvalidSpec {
-            issues += error.issues.map {
-                SpecIssue(pointer: "/params", code: $0.code, message: "These parameters make the alert break a rule at \($0.pointer): \($0.message)")
-            }
-        } catch {
-            issues.append(SpecIssue(pointer: "/alert", code: "unrenderable", message: "\(alert) cannot be rendered."))
-        }
-        return (nil, nil)
+            session: session, content: content, priority: fields.priority ?? accepted.priority, lane: accepted.lane,
+            dedupeKey: fields.dedupeKey.map { "key:" + $0 } ?? accepted.dedupeKey, ttl: fields.ttl)
     }
 
     /// The ad-hoc spec, read and validated as `POST /v1/specs/validate` does, pointers under `/spec`.

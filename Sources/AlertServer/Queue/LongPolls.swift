@@ -1,32 +1,62 @@
 import Dispatch
 import Synchronization
 
-/// Requests waiting in `GET …/next?wait=N`, without a thread each: every waiter is a small
-/// record (a continuation and a deadline) keyed by session. An enqueue, ack, cancel or hold
-/// release for the session wakes its waiters at once; a sweeper wakes those whose deadline has
-/// passed; shutdown wakes them all.
+/// Requests waiting in `GET …/next?wait=N`, with neither a thread nor a task each: a waiter is
+/// a small record (a wake-up closure and a deadline) keyed by session. An enqueue, ack, cancel
+/// or hold release for the session wakes its waiters at once; a sweeper wakes those whose
+/// deadline has passed; shutdown wakes them all. Each waiter is woken exactly once.
 ///
 /// ```swift
 /// let generation = polls.generation(of: session)         // read before looking at the queue
 /// if let item = try await store.next(…) { return item }
-/// await polls.wait(session: session, since: generation, until: deadline)
+/// polls.park(session: session, since: generation, until: deadline) { look again }
 /// ```
 /// Reading the generation first closes the race between "the queue was empty" and "the
-/// waiter was registered": a notification in between makes `wait` return at once.
+/// waiter was registered": a notification in between wakes the waiter at once.
 public final class LongPolls: Sendable {
+    public typealias Wake = @Sendable () -> Void
+
     private struct Waiter {
-        let continuation: CheckedContinuation<Void, Never>
-        let deadline: ContinuousClock.Instant
+        let id: UInt64
+        let wake: Wake
+    }
+
+    /// When a waiter's deadline comes. Entries stay after their waiter was woken by a
+    /// notification, and are skipped when their time comes: no search on every wake-up.
+    private struct Deadline: Comparable {
+        let instant: ContinuousClock.Instant
+        let id: UInt64
+        let session: String
+
+        static func < (a: Self, b: Self) -> Bool { a.instant < b.instant }
+        static func == (a: Self, b: Self) -> Bool { a.instant == b.instant && a.id == b.id }
     }
 
     private struct State {
         /// Notification counters by hash bucket of the session: bounded memory; two sessions
         /// sharing a bucket only cause a spurious wake-up, which callers handle by looking again.
         var generations = [UInt64](repeating: 0, count: 4096)
-        var waiters: [String: [UInt64: Waiter]] = [:]
+        var waiters: [String: [Waiter]] = [:]
+        var deadlines = MinHeap<Deadline>()
         var nextID: UInt64 = 0
         var count = 0
         var closed = false
+
+        /// Removes and returns every waiter of `session`.
+        mutating func take(_ session: String) -> [Waiter] {
+            let taken = waiters.removeValue(forKey: session) ?? []
+            count -= taken.count
+            return taken
+        }
+
+        /// Removes and returns waiter `id` of `session`, if it still waits.
+        mutating func take(_ id: UInt64, of session: String) -> Waiter? {
+            guard var list = waiters[session], let index = list.firstIndex(where: { $0.id == id }) else { return nil }
+            let waiter = list.remove(at: index)
+            waiters[session] = list.isEmpty ? nil : list
+            count -= 1
+            return waiter
+        }
     }
 
     private let state = Mutex(State())
@@ -35,7 +65,7 @@ public final class LongPolls: Sendable {
     /// they are just not marked `Sendable` on Linux.
     nonisolated(unsafe) private let sweeper: any DispatchSourceTimer
 
-    /// - Parameter tick: how often deadlines are checked (the precision of `wait`'s timeout).
+    /// - Parameter tick: how often deadlines are checked (the precision of a waiter's timeout).
     public init(tick: Duration = .milliseconds(50)) {
         sweeper = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "alertd.long-polls"))
         let milliseconds = Int(tick.components.seconds * 1000 + tick.components.attoseconds / 1_000_000_000_000_000)
@@ -49,35 +79,45 @@ public final class LongPolls: Sendable {
     /// Waiters registered now.
     public var count: Int { state.withLock { $0.count } }
 
+    public var isClosed: Bool { state.withLock { $0.closed } }
+
     /// Changes whenever `session` is notified.
     public func generation(of session: String) -> UInt64 {
         state.withLock { $0.generations[Self.bucket(session)] }
     }
 
-    /// Returns when `session` is notified after `generation`, at `deadline`, or at shutdown —
-    /// at once if one of those already happened.
-    public func wait(session: String, since generation: UInt64, until deadline: ContinuousClock.Instant) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let resumeNow = state.withLock { state -> Bool in
-                guard !state.closed, state.generations[Self.bucket(session)] == generation, deadline > .now else { return true }
-                state.nextID += 1
-                state.waiters[session, default: [:]][state.nextID] = Waiter(continuation: continuation, deadline: deadline)
-                state.count += 1
-                return false
-            }
-            if resumeNow { continuation.resume() }
+    /// Calls `wake` once, when `session` is notified after `generation`, at `deadline`, or at
+    /// shutdown — at once (on this thread) if one of those already happened. `wake` runs on the
+    /// notifying thread: keep it short (start a task).
+    public func park(session: String, since generation: UInt64, until deadline: ContinuousClock.Instant, wake: @escaping Wake) {
+        let parked = state.withLock { state -> Bool in
+            guard !state.closed, state.generations[Self.bucket(session)] == generation, deadline > .now else { return false }
+            state.nextID += 1
+            state.waiters[session, default: []].append(Waiter(id: state.nextID, wake: wake))
+            state.deadlines.insert(Deadline(instant: deadline, id: state.nextID, session: session))
+            state.count += 1
+            return true
         }
+        if !parked { wake() }
     }
 
     /// Wakes every waiter of `session`.
     public func notify(_ session: String) {
         let woken = state.withLock { state -> [Waiter] in
             state.generations[Self.bucket(session)] &+= 1
-            let waiters = state.waiters.removeValue(forKey: session).map { Array($0.values) } ?? []
-            state.count -= waiters.count
-            return waiters
+            return state.take(session)
         }
-        for waiter in woken { waiter.continuation.resume() }
+        for waiter in woken { waiter.wake() }
+    }
+
+    /// Wakes every waiter (their sessions may all have changed: a store lost track of changes).
+    public func notifyAll() {
+        let woken = state.withLock { state -> [Waiter] in
+            for index in state.generations.indices { state.generations[index] &+= 1 }
+            defer { state.waiters = [:]; state.count = 0 }
+            return state.waiters.values.flatMap { $0 }
+        }
+        for waiter in woken { waiter.wake() }
     }
 
     /// Wakes every waiter and lets no new one wait (shutdown).
@@ -85,33 +125,66 @@ public final class LongPolls: Sendable {
         sweeper.cancel()
         let woken = state.withLock { state -> [Waiter] in
             state.closed = true
+            state.deadlines = MinHeap()
             defer { state.waiters = [:]; state.count = 0 }
-            return state.waiters.values.flatMap(\.values)
+            return state.waiters.values.flatMap { $0 }
         }
-        for waiter in woken { waiter.continuation.resume() }
+        for waiter in woken { waiter.wake() }
     }
 
-    public var isClosed: Bool { state.withLock { $0.closed } }
-
+    /// Wakes the waiters whose deadline has come: the earliest deadlines only, never a scan.
     private func expire(now: ContinuousClock.Instant) {
         let woken = state.withLock { state -> [Waiter] in
             var due: [Waiter] = []
-            for (session, waiters) in state.waiters {
-                let expired = waiters.filter { $0.value.deadline <= now }
-                guard !expired.isEmpty else { continue }
-                due += expired.values
-                let left = waiters.filter { $0.value.deadline > now }
-                state.waiters[session] = left.isEmpty ? nil : left
+            while let first = state.deadlines.first, first.instant <= now {
+                state.deadlines.removeFirst()
+                if let waiter = state.take(first.id, of: first.session) { due.append(waiter) }
             }
-            state.count -= due.count
             return due
         }
-        for waiter in woken { waiter.continuation.resume() }
+        for waiter in woken { waiter.wake() }
     }
 
     private static func bucket(_ session: String) -> Int {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a: stable across runs, unlike hashValue
         for byte in session.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
         return Int(hash % 4096)
+    }
+}
+
+/// A binary min-heap: the smallest element first, insert and removal in O(log n).
+struct MinHeap<Element: Comparable> {
+    private var elements: [Element] = []
+
+    var first: Element? { elements.first }
+    var count: Int { elements.count }
+
+    mutating func insert(_ element: Element) {
+        elements.append(element)
+        var child = elements.count - 1
+        while child > 0 {
+            let parent = (child - 1) / 2
+            guard elements[child] < elements[parent] else { break }
+            elements.swapAt(child, parent)
+            child = parent
+        }
+    }
+
+    @discardableResult
+    mutating func removeFirst() -> Element? {
+        guard !elements.isEmpty else { return nil }
+        elements.swapAt(0, elements.count - 1)
+        let first = elements.removeLast()
+        var parent = 0
+        while true {
+            let left = 2 * parent + 1, right = left + 1
+            var smallest = parent
+            if left < elements.count, elements[left] < elements[smallest] { smallest = left }
+            if right < elements.count, elements[right] < elements[smallest] { smallest = right }
+            guard smallest != parent else { break }
+            elements.swapAt(parent, smallest)
+            parent = smallest
+        }
+        return first
     }
 }

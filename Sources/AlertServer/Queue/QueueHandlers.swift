@@ -6,7 +6,7 @@ import MicroHTTP
 
 /// The session queue API: tokens, enqueue, list, cancel, long-poll `next`, ack, hold.
 struct QueueHandlers {
-    let catalogs: CatalogRegistry
+    let alerts: RenderedAlerts
     let store: any QueueStore
     let access: Access
     let polls: LongPolls
@@ -60,7 +60,7 @@ struct QueueHandlers {
     func enqueue(_ request: Request) async throws -> any ResponseGenerator {
         let session = try Self.session(of: request)
         try access.requireAdmin(request)
-        let item = try EnqueueRequest.item(session: session, body: request.http.body, catalogs: catalogs)
+        let item = try EnqueueRequest.item(session: session, body: request.http.body, alerts: alerts)
         let result = try await store.enqueue(item, now: Date())
         if result.created { polls.notify(session) }
         return uncached(
@@ -86,6 +86,40 @@ struct QueueHandlers {
 
     /// The next item in the client's language, waiting up to `wait` seconds for one.
     func next(_ request: Request) async throws -> any ResponseGenerator {
+        let (session, wait) = try nextRequest(request)
+        return try await next(request, session: session, deadline: ContinuousClock.now + .seconds(wait))
+    }
+
+    /// One look at the session's queue: the item, 204 at the deadline, or a wait for a change.
+    ///
+    /// A waiting poll is parked in `polls` as a closure, with no task: the next look runs in a
+    /// new task when the session changes or the deadline comes. The work around the store calls
+    /// is done in synchronous helpers, so a look's async frame stays small.
+    private func next(_ request: Request, session: String, deadline: ContinuousClock.Instant) async throws -> any ResponseGenerator {
+        let generation = polls.generation(of: session)
+        if let item = try await store.next(session: session, now: Date()) {
+            return try delivery(of: item, for: request)
+        }
+        if ContinuousClock.now >= deadline || polls.isClosed {
+            return HTTPResponse(status: 204, headers: ["Cache-Control": "no-store"])
+        }
+        // A hold that ends by itself notifies no one: look again when it ends.
+        var wakeUp = deadline
+        if let holdEnd = try await store.holdUntil(session: session, now: Date()) {
+            wakeUp = min(deadline, ContinuousClock.now + .milliseconds(Int(holdEnd.timeIntervalSinceNow * 1000) + 5))
+        }
+        return PendingResponse { [self, wakeUp] answer in
+            polls.park(session: session, since: generation, until: wakeUp) {
+                Task(executorPreference: HandlerExecutor.shared) {
+                    answer(await Result(awaiting: { try await next(request, session: session, deadline: deadline) }))
+                }
+            }
+        }
+    }
+
+    /// `next`'s session and `wait`, checked (the caller may read the session's items).
+    @inline(never)
+    private func nextRequest(_ request: Request) throws -> (session: String, wait: Int) {
         let session = try Self.session(of: request)
         try access.requireSession(session, request)
         let wait = try request.query("wait").map { text -> Int in
@@ -94,27 +128,20 @@ struct QueueHandlers {
             }
             return seconds
         } ?? 0
-        let locale = try request.query("locale")
-        let deadline = ContinuousClock.now + .seconds(wait)
-        while true {
-            let generation = polls.generation(of: session)
-            if let item = try await store.next(session: session, now: Date()) {
-                let spec = try ItemRendering.spec(of: item, locale: locale, acceptLanguage: request.http.headers["Accept-Language"], catalogs: catalogs)
-                var response = uncached(Delivery(ticket: item.ticket, spec: spec, deliveries: item.deliveries))
-                response.headers.set("Content-Language", spec.locale)
-                response.headers.set("Vary", "Accept-Language")
-                return response
-            }
-            if ContinuousClock.now >= deadline || polls.isClosed {
-                return HTTPResponse(status: 204, headers: ["Cache-Control": "no-store"])
-            }
-            // A hold that ends by itself notifies no one: look again when it ends.
-            var wakeUp = deadline
-            if let holdEnd = try await store.holdUntil(session: session, now: Date()) {
-                wakeUp = min(deadline, ContinuousClock.now + .milliseconds(Int(holdEnd.timeIntervalSinceNow * 1000) + 5))
-            }
-            await polls.wait(session: session, since: generation, until: wakeUp)
-        }
+        _ = try request.query("locale")  // given once at most: a bad request before anything is delivered
+        return (session, wait)
+    }
+
+    /// The delivered item, rendered in the client's language.
+    @inline(never)
+    private func delivery(of item: QueueItem, for request: Request) throws -> HTTPResponse {
+        let shown = try ItemRendering.rendering(
+            of: item, locale: try request.query("locale"), acceptLanguage: request.http.headers["Accept-Language"], alerts: alerts)
+        var response = try uncached(Delivery(ticket: item.ticket, spec: EncodedJSON(shown.json), deliveries: item.deliveries))
+            .response(for: request)
+        response.headers.set("Content-Language", shown.spec.locale)
+        response.headers.set("Vary", "Accept-Language")
+        return response
     }
 
     func ack(_ request: Request) async throws -> any ResponseGenerator {
@@ -125,7 +152,7 @@ struct QueueHandlers {
         let actionID = try JSONBody.decode(Body.self, from: request, members: ["action"])?.action
         guard let item = try await store.item(session: session, ticket: ticket) else { throw QueueError.notFound(ticket: ticket) }
         if [.cancelled, .expired, .dead].contains(item.state) { throw QueueError.gone(ticket: ticket, state: item.state) }
-        let chain = try actionID.flatMap { try ItemRendering.chain(of: item, action: $0, catalogs: catalogs) }
+        let chain = try actionID.flatMap { try ItemRendering.chain(of: item, action: $0, alerts: alerts) }
         let done = try await store.ack(session: session, ticket: ticket, chain: chain, now: Date())
         polls.notify(session)
         var chained: String?

@@ -47,7 +47,8 @@ struct Enqueued: Encodable {
 
 struct Delivery: Encodable {
     var ticket: String
-    var spec: AlertSpec
+    /// The rendered `AlertSpec`, encoded once and kept (see `RenderedAlerts`).
+    var spec: EncodedJSON
     var deliveries: Int
 }
 

@@ -18,6 +18,28 @@ public struct OrderedJSONEncoder: Sendable {
     }
 }
 
+/// A value this encoder already wrote, embedded as is in a larger value: how a rendering that
+/// was encoded once and kept is sent inside other answers without encoding it again. Only
+/// `OrderedJSONEncoder` can write it; other encoders refuse it.
+///
+/// ```swift
+/// let spec = EncodedJSON(try OrderedJSONEncoder().encode(alertSpec))
+/// let bytes = try OrderedJSONEncoder().encode(["spec": spec])   // {"spec":{…}}
+/// ```
+public struct EncodedJSON: Encodable, Sendable, Hashable {
+    /// UTF-8 JSON, as `OrderedJSONEncoder.encode` returned it.
+    public let bytes: [UInt8]
+
+    public init(_ bytes: [UInt8]) {
+        self.bytes = bytes
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        throw EncodingError.invalidValue(
+            self, .init(codingPath: encoder.codingPath, debugDescription: "EncodedJSON is written by OrderedJSONEncoder only."))
+    }
+}
+
 /// One value being built. Containers share nodes by reference, as the Encoder protocol expects.
 final class JSONNode {
     enum Content {
@@ -33,6 +55,7 @@ final class JSONNode {
     func store<T: Encodable>(_ value: T, codingPath: [any CodingKey]) throws {
         switch value {
         case let string as String: content = .literal(JSONNode.quoted(string))
+        case let encoded as EncodedJSON: content = .literal(encoded.bytes)
         case let bool as Bool: content = .literal(Array((bool ? "true" : "false").utf8))
         case let int as Int: content = .literal(Array(String(int).utf8))
         case let double as Double: content = .literal(try JSONNode.number(double, codingPath))

@@ -1,0 +1,137 @@
+import AlertCatalogs
+import AlertQueue
+import AlertSpec
+
+/// Catalog alerts rendered once and kept: an alert with given parameters in a given locale is
+/// always the same spec, so the queue checks an enqueued alert, delivers it and looks up its
+/// actions without rendering, validating or encoding it again.
+///
+/// ```swift
+/// let alerts = RenderedAlerts(catalogs: registry)
+/// let checked = try alerts.check("app/newMessages", ["count": .integer(3), "sender": .string("Ann")]).get()
+/// let shown = try alerts.rendering("app/newMessages", parameters, locale: "fr", acceptLanguage: nil)
+/// shown.json   // the spec's bytes, as `OrderedJSONEncoder` writes them
+/// ```
+struct RenderedAlerts: Sendable {
+    let catalogs: CatalogRegistry
+    private let checks: BoundedCache<AlertKey, CheckedAlert>
+    private let renderings: BoundedCache<RenderKey, Rendering>
+
+    /// - Parameter capacity: about how many renderings (alert, parameters, locale) are kept.
+    init(catalogs: CatalogRegistry, capacity: Int = 4096) {
+        self.catalogs = catalogs
+        self.checks = BoundedCache(capacity: capacity)
+        self.renderings = BoundedCache(capacity: capacity)
+    }
+
+    struct AlertKey: Hashable, Sendable {
+        var alert: String
+        var parameters: [String: ParameterValue]
+    }
+
+    private struct RenderKey: Hashable, Sendable {
+        var alert: AlertKey
+        var locale: String
+    }
+
+    /// What the queue needs of an alert it accepts.
+    struct CheckedAlert: Sendable {
+        var priority: Int
+        var lane: Lane
+        /// The alert's own dedupe key, else its id with its canonical parameters.
+        var dedupeKey: String
+    }
+
+    /// One alert in one locale, ready to send.
+    struct Rendering: Sendable {
+        var spec: AlertSpec
+        /// `spec` encoded.
+        var json: [UInt8]
+        /// Every action by the id the client acknowledges with.
+        var actions: [String: AlertActionType]
+
+        init(spec: AlertSpec) throws {
+            self.spec = spec
+            self.json = try OrderedJSONEncoder().encode(spec)
+            self.actions = Self.actions(of: spec.body)
+        }
+
+        /// The same alert with another priority (an item queued with its own).
+        func with(priority: Int) throws -> Rendering {
+            guard priority != spec.priority else { return self }
+            var spec = spec
+            spec.priority = priority
+            return try Rendering(spec: spec)
+        }
+
+        private static func actions(of body: AlertSpec.Body) -> [String: AlertActionType] {
+            var actions: [String: AlertActionType] = [:]
+            switch body {
+            case .alert(let dialog): for action in dialog.actions { actions[action.id] = action.action }
+            case .sheet(let sheet): for action in sheet.options + [sheet.cancel] { actions[action.id] = action.action }
+            case .card(let card):
+                for page in card.pages {
+                    if let button = page.actionButton { actions[page.id + ".action"] = button.action }
+                    if let button = page.alternativeButton { actions[page.id + ".alternative"] = button.action }
+                }
+            case .hud, .toast: break
+            }
+            return actions
+        }
+    }
+
+    /// Whether `alert` (`catalog/type`) exists and `parameters` build it (rendered once, in the
+    /// catalog's source language); the problems otherwise, with pointers into an enqueue body.
+    func check(_ alert: String, _ parameters: [String: ParameterValue]) -> Result<CheckedAlert, Issues> {
+        let key = AlertKey(alert: alert, parameters: parameters)
+        if let checked = checks.value(for: key) { return .success(checked) }
+        let result = Self.check(alert, parameters, in: catalogs)
+        if case .success(let checked) = result { checks.insert(checked, for: key) }
+        return result
+    }
+
+    /// The alert rendered in the locale negotiated from `locale` (`?locale=`) and
+    /// `acceptLanguage` among its catalog's.
+    func rendering(_ alert: String, _ parameters: [String: ParameterValue], locale: String?, acceptLanguage: String?) throws -> Rendering {
+        let parts = alert.split(separator: "/", maxSplits: 1).map(String.init)
+        guard parts.count == 2, let catalog = catalogs[parts[0]] else { throw CatalogError.unknownCatalog(parts.first ?? alert) }
+        let resolved = catalog.locale(for: locale, acceptLanguage: acceptLanguage)
+        return try renderings.value(for: RenderKey(alert: AlertKey(alert: alert, parameters: parameters), locale: resolved)) {
+            try Rendering(spec: catalog.render(type: parts[1], parameters: parameters, locale: resolved))
+        }
+    }
+
+    /// Forgets every rendering (the catalogs changed).
+    func removeAll() {
+        checks.removeAll()
+        renderings.removeAll()
+    }
+
+    /// Problems found checking an alert (a `Result` failure needs an `Error`).
+    struct Issues: Error {
+        var issues: [SpecIssue]
+    }
+
+    private static func check(_ alert: String, _ parameters: [String: ParameterValue], in catalogs: CatalogRegistry) -> Result<CheckedAlert, Issues> {
+        let parts = alert.split(separator: "/", maxSplits: 1).map(String.init)
+        guard parts.count == 2, let catalog = catalogs[parts[0]], catalog.entry(parts[1]) != nil else {
+            return .failure(Issues(issues: [SpecIssue(pointer: "/alert", code: "unknown-alert", message: "There is no alert \"\(alert)\".")]))
+        }
+        do {
+            let draft = try catalog.draft(type: parts[1], parameters: parameters, locale: catalog.sourceLanguage)
+            let key = catalog.dedupeKey(type: parts[1], parameters: parameters).map { "alert:\(parts[0]):\($0)" }
+            let canonical = (try? OrderedJSONEncoder().encode(ParameterList(parameters))).map { String(decoding: $0, as: UTF8.self) }
+            return .success(CheckedAlert(priority: draft.priority, lane: draft.kind.lane, dedupeKey: key ?? "alert:\(alert)?\(canonical ?? "")"))
+        } catch let error as ParameterError {
+            return .failure(Issues(issues: [
+                SpecIssue(pointer: "/params/" + JSONPointer.escape(error.parameter), code: error.code, message: error.description)
+            ]))
+        } catch let error as InvalidSpec {
+            return .failure(Issues(issues: error.issues.map {
+                SpecIssue(pointer: "/params", code: $0.code, message: "These parameters make the alert break a rule at \($0.pointer): \($0.message)")
+            }))
+        } catch {
+            return .failure(Issues(issues: [SpecIssue(pointer: "/alert", code: "unrenderable", message: "\(alert) cannot be rendered.")]))
+        }
+    }
+}
