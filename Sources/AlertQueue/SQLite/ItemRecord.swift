@@ -58,20 +58,28 @@ struct ItemRecord: Sendable, Equatable, FetchableRecord, PersistableRecord {
         self.atHead = atHead
     }
 
+    /// The columns in the order `init(row:)` reads them by position (a lookup by name builds a
+    /// name index for every row GRDB decodes).
+    static let selection = """
+        ticket, session, content, priority, lane, dedupe_key, state, sequence, enqueued_at, expires_at, \
+        deliveries, lease_until, at_head
+        """
+
+    /// Reads a row selected with `selection`, by position.
     init(row: Row) throws {
-        ticket = row[Columns.ticket]
-        session = row[Columns.session]
-        content = row[Columns.content]
-        priority = row[Columns.priority]
-        lane = row[Columns.lane]
-        dedupeKey = row[Columns.dedupeKey]
-        state = row[Columns.state]
-        sequence = row[Columns.sequence]
-        enqueuedAt = row[Columns.enqueuedAt]
-        expiresAt = row[Columns.expiresAt]
-        deliveries = row[Columns.deliveries]
-        leaseUntil = row[Columns.leaseUntil]
-        atHead = row[Columns.atHead]
+        ticket = row[0]
+        session = row[1]
+        content = row[2]
+        priority = row[3]
+        lane = row[4]
+        dedupeKey = row[5]
+        state = row[6]
+        sequence = row[7]
+        enqueuedAt = row[8]
+        expiresAt = row[9]
+        deliveries = row[10]
+        leaseUntil = row[11]
+        atHead = row[12]
     }
 
     func encode(to container: inout PersistenceContainer) {
@@ -118,7 +126,7 @@ extension ItemRecord {
     ) throws -> [QueueItem] {
         let names = states.map { "'\($0.rawValue)'" }.joined(separator: ", ")
         let statement = try db.cachedStatement(
-            sql: "SELECT * FROM items WHERE session = ? AND state IN (\(names)) ORDER BY sequence")
+            sql: "SELECT \(selection) FROM items WHERE session = ? AND state IN (\(names)) ORDER BY sequence")
         return try ItemRecord.fetchAll(statement, arguments: [session]).map { try $0.item(contents: contents) }
     }
 
@@ -126,7 +134,7 @@ extension ItemRecord {
     static func fetch(
         _ db: Database, session: String, ticket: String, contents: ContentCache
     ) throws -> QueueItem? {
-        let statement = try db.cachedStatement(sql: "SELECT * FROM items WHERE ticket = ? AND session = ?")
+        let statement = try db.cachedStatement(sql: "SELECT \(selection) FROM items WHERE ticket = ? AND session = ?")
         return try ItemRecord.fetchOne(statement, arguments: [ticket, session])?.item(contents: contents)
     }
 
