@@ -26,7 +26,9 @@ public protocol HTTPHandler: Sendable {
 public enum HTTPReply: Sendable {
     /// Send this response now.
     case respond(HTTPResponse)
-    /// Suspend the connection and call the closure with a promise; fulfil it (once, from any
-    /// thread) to send the response. Unfulfilled promises are answered 503 when the server stops.
+    /// Call the closure with a promise; fulfil it (once, from any thread) to send the response.
+    /// A promise fulfilled before the closure returns is answered at once; otherwise the
+    /// connection is suspended (no thread held) until it is. Unfulfilled promises are answered
+    /// 503 when the server stops.
     case later(@Sendable (ResponsePromise) -> Void)
 }
