@@ -10,6 +10,8 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BUILD_PACKAGES := pkg-config libmicrohttpd-dev libsqlite3-dev
 TEST_PACKAGES := $(BUILD_PACKAGES) curl python3 python3-venv postgresql-15
 BENCH_PACKAGES := $(BUILD_PACKAGES) wrk curl gcc libc6-dev
+# bench-postgres: postgresql-15 ships initdb, pg_ctl, psql and pgbench (in /usr/lib/postgresql/15/bin).
+BENCH_POSTGRES_PACKAGES := $(BUILD_PACKAGES) wrk curl python3 postgresql-15
 
 HOST ?= 127.0.0.1
 PORT ?= 8080
@@ -20,7 +22,7 @@ VENV := .build/venv
 VENV_PACKAGES := 'jsonschema>=4.18' 'pyyaml>=6'
 ALERTD_TEST_PYTHON ?= $(CURDIR)/$(VENV)/bin/python
 
-.PHONY: run test build release deps test-deps test-venv bench-deps bench-connections bench-queue clean
+.PHONY: run test build release deps test-deps test-venv bench-deps bench-connections bench-queue bench-postgres-deps bench-postgres clean
 
 # Installs the Debian packages named in $(1) that are missing (one apt-get update, only if needed).
 define apt_install
@@ -71,6 +73,13 @@ bench-connections: bench-deps release
 
 bench-queue: bench-deps release
 	scripts/bench-queue.sh
+
+# A throwaway PostgreSQL cluster (stopped and deleted at the end) and two alertd instances on it.
+bench-postgres-deps:
+	$(call apt_install,$(BENCH_POSTGRES_PACKAGES))
+
+bench-postgres: bench-postgres-deps release
+	scripts/bench-postgres.sh
 
 clean:
 	rm -rf .build

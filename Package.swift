@@ -84,7 +84,7 @@ let package = Package(
         .executableTarget(
             name: "alertd",
             dependencies: [
-                "AlertServer", "AlertCatalogs", "AlertSpec", "AlertQueue", "MicroHTTP",
+                "AlertServer", "AlertCatalogs", "AlertSpec", "AlertQueue", "AlertQueuePostgres", "MicroHTTP",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings
@@ -107,7 +107,7 @@ let package = Package(
         .testTarget(
             name: "AlertServerTests",
             dependencies: [
-                "AlertServer", "AlertCatalogs", "AlertSpec", "AlertQueue", "MicroHTTP",
+                "AlertServer", "AlertCatalogs", "AlertSpec", "AlertQueue", "MicroHTTP", "PostgresTestSupport",
                 .product(name: "Yams", package: "Yams"),
             ],
             swiftSettings: swiftSettings

@@ -1,3 +1,4 @@
+import AlertQueue
 import PostgresNIO
 
 /// A point in the history of session changes: what `changedSessions(since:)` answers from.
@@ -6,13 +7,7 @@ public struct ChangeCursor: Sendable, Hashable {
     let snapshot: String
 }
 
-/// The sessions written since a cursor, and the cursor to ask from next time.
-public struct SessionChanges: Sendable, Equatable {
-    public var sessions: Set<String>
-    public var cursor: ChangeCursor
-}
-
-extension PostgresQueueStore {
+extension PostgresQueueStore: QueueChangeFeed {
     /// The sessions whose queue or hold was written (by any instance) since `cursor`, and a new
     /// cursor; with no cursor, none and a cursor to start from.
     ///
@@ -29,7 +24,7 @@ extension PostgresQueueStore {
     /// that changed nothing (a duplicate enqueue) stamp too: a sweep may report a session that did
     /// not change, never miss one that did.
     /// - Throws: `QueueError.unavailable` when the database cannot be reached.
-    public func changedSessions(since cursor: ChangeCursor?) async throws -> SessionChanges {
+    public func changedSessions(since cursor: ChangeCursor?) async throws -> SessionChanges<ChangeCursor> {
         try await perform { connection in
             // One statement, so the snapshot returned is the one the sessions were read with.
             let rows = try await connection.query(

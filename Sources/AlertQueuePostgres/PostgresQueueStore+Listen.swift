@@ -1,15 +1,7 @@
+import AlertQueue
 import Foundation
 import PostgresNIO
 import Synchronization
-
-/// A change that may concern the long-polls waiting on this instance.
-public enum QueueChange: Sendable, Hashable {
-    /// This session's queue or hold was written.
-    case session(String)
-    /// Anything may have changed: the listener has just (re)connected, and notifications sent
-    /// while it was away are lost. Wake every waiter.
-    case all
-}
 
 extension PostgresQueueStore {
     /// LISTENs on `options.channel` with a connection of its own (not one of the pool's) and calls

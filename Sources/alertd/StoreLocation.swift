@@ -1,3 +1,4 @@
+import AlertQueuePostgres
 import Foundation
 
 /// Where the session queues are kept, as given by `--store`.
@@ -6,14 +7,25 @@ enum StoreLocation: Equatable, CustomStringConvertible {
     case memory
     /// An SQLite database file.
     case sqlite(path: String)
+    /// A PostgreSQL database, shared by every instance given the same URL.
+    case postgres(PostgresEndpoint)
 
-    static let usage = "memory or sqlite:PATH"
+    static let usage = "memory, sqlite:PATH or postgres://USER:PASSWORD@HOST:PORT/DATABASE"
 
-    /// Parses `memory` or `sqlite:PATH`; a reason when the text is neither or the path is unusable.
+    /// Parses `memory`, `sqlite:PATH` or a `postgres://` (`postgresql://`) URL; a reason when the
+    /// text is none of them or names something unusable. No message shows a password.
     static func parse(_ text: String) -> Result<StoreLocation, StoreLocationError> {
         if text == "memory" { return .success(.memory) }
+        let lowered = text.lowercased()
+        if lowered.hasPrefix("postgres://") || lowered.hasPrefix("postgresql://") {
+            do {
+                return .success(.postgres(try PostgresEndpoint(url: text)))
+            } catch {
+                return .failure(StoreLocationError(message: "--store: \(error)"))
+            }
+        }
         guard text.hasPrefix("sqlite:") else {
-            return .failure(StoreLocationError(message: "--store: expected \(usage), got \"\(text)\""))
+            return .failure(StoreLocationError(message: "--store: expected \(usage), got \"\(redacted(text))\""))
         }
         let path = String(text.dropFirst("sqlite:".count))
         guard !path.isEmpty else { return .failure(StoreLocationError(message: "--store: sqlite: needs a file path")) }
@@ -28,10 +40,20 @@ enum StoreLocation: Equatable, CustomStringConvertible {
         return .success(.sqlite(path: path))
     }
 
+    /// `text` for a message: what looks like a URL's password (between `://user:` and `@`) hidden,
+    /// in case a URL with a mistyped scheme was given.
+    private static func redacted(_ text: String) -> String {
+        guard let scheme = text.range(of: "://"), let at = text[scheme.upperBound...].lastIndex(of: "@"),
+            let colon = text[scheme.upperBound..<at].firstIndex(of: ":")
+        else { return text }
+        return text[..<text.index(after: colon)] + "***" + text[at...]
+    }
+
     var description: String {
         switch self {
         case .memory: "memory"
         case .sqlite(let path): "sqlite:\(path)"
+        case .postgres(let endpoint): endpoint.redacted
         }
     }
 }

@@ -1,3 +1,4 @@
+import AlertQueue
 import AlertQueuePostgres
 import Foundation
 import Synchronization

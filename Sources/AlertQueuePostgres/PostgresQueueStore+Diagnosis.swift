@@ -1,0 +1,38 @@
+import PostgresNIO
+
+extension PostgresQueueStore {
+    /// Why a connection of its own (not the pool's) cannot reach the database and get an answer
+    /// now, in words fit for a log — the server's own message when it refused (a wrong password,
+    /// a database that does not exist), else what failed on the way; nil when it can. Never
+    /// shows the password.
+    ///
+    /// ```swift
+    /// if let problem = await store.connectionProblem() { log("\(store.endpoint.redacted): \(problem)") }
+    /// ```
+    public func connectionProblem() async -> String? {
+        let limit = options.connectTimeout + options.reachabilityTimeout
+        do {
+            try await withDeadline(limit) { [endpoint, logger] in
+                let connection = try await PostgresConnection.connect(
+                    configuration: try endpoint.connectionConfiguration(), id: 0, logger: logger)
+                do {
+                    _ = try await connection.query("SELECT 1", logger: logger).collect()
+                } catch {
+                    try? await connection.close()
+                    throw error
+                }
+                try? await connection.close()
+            }
+            return nil
+        } catch is DeadlineExceeded {
+            return "no answer within \(limit)"
+        } catch let error as PSQLError {
+            if let message = error.serverInfo?[.message] {
+                return "PostgreSQL refused: \(message) (SQLSTATE \(error.serverInfo?[.sqlState] ?? "?"))"
+            }
+            return error.underlying.map { "\($0)" } ?? "\(error.code)"
+        } catch {
+            return "\(error)"
+        }
+    }
+}

@@ -1,0 +1,64 @@
+import AlertQueue
+import AlertQueuePostgres
+import AlertServer
+import Dispatch
+import Foundation
+
+/// The queue store `serve` runs on, and the work it needs in the background while the server
+/// runs: for PostgreSQL, the connection pool's `run()` and the wake-ups of long-polls by other
+/// instances' writes (`StoreWakeups`). SQLite and memory stores need nothing in the background.
+///
+/// ```swift
+/// let opened = try OpenedStore(location, settings: queueSettings, postgres: postgresOptions)
+/// let queue = QueueServices(store: opened.store, credentials: credentials, settings: queueSettings)
+/// opened.start(polls: queue.polls)
+/// // … serve until a signal …
+/// opened.stop()   // after the HTTP server stopped: nothing uses the store any more
+/// ```
+final class OpenedStore {
+    let store: any QueueStore
+    private var tasks: [Task<Void, Never>] = []
+
+    /// Opens the store `location` names. Opens no PostgreSQL connection yet (`start` does).
+    init(_ location: StoreLocation, settings: QueueSettings, postgres: PostgresQueueStore.Options) throws {
+        switch location {
+        case .memory: store = try SQLiteQueueStore.inMemory(settings: settings)
+        case .sqlite(let path): store = try SQLiteQueueStore(path: path, settings: settings)
+        case .postgres(let endpoint): store = try PostgresQueueStore(endpoint: endpoint, settings: settings, options: postgres)
+        }
+    }
+
+    /// Starts the background work, for PostgreSQL only: the pool, and the wake-ups, whose first
+    /// sweep also runs the migrations at once and reports a database that cannot be reached.
+    func start(polls: LongPolls) {
+        guard let postgres = store as? PostgresQueueStore else { return }
+        let name = postgres.endpoint.redacted
+        tasks.append(Task { await postgres.run() })
+        let wakeups = StoreWakeups(feed: postgres, polls: polls) { reachable in
+            if reachable {
+                printError("alertd: the queue store \(name) answers again")
+            } else {
+                let why = await postgres.connectionProblem() ?? "it did not answer in time"
+                printError("alertd: warning: the queue store \(name) cannot be reached (\(why)); queue calls and /readyz answer 503 until it can")
+            }
+        }
+        tasks.append(Task { await wakeups.run() })
+    }
+
+    /// Stops the background work and waits (at most `limit`) until it has: the wake-ups stop,
+    /// and the pool closes its connections.
+    func stop(within limit: Duration = .seconds(10)) {
+        guard !tasks.isEmpty else { return }
+        for task in tasks { task.cancel() }
+        let done = DispatchSemaphore(value: 0)
+        Task { [tasks] in
+            for task in tasks { await task.value }
+            done.signal()
+        }
+        let milliseconds = Int(limit.components.seconds * 1000)
+        if done.wait(timeout: .now() + .milliseconds(milliseconds)) == .timedOut {
+            printError("alertd: warning: the queue store did not close within \(limit)")
+        }
+        tasks = []
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+import PostgresTestSupport
+import Testing
+
+// `alertd serve --store postgres://…` and its options, as an operator meets them at start-up.
+
+@Suite("alertd executable: the PostgreSQL store options")
+struct PostgresStoreOptionTests {
+    @Test(
+        "a PostgreSQL URL that cannot be used stops start-up with one line saying why, without the password",
+        arguments: [
+            ("postgres://alertd:hunter2@/alertd", "names no host"),
+            ("postgresql://alertd:hunter2@db:99999/alertd", "port 99999"),
+            ("postgres://alertd:hunter2@db/alertd?pool=3", "unknown option pool"),
+            ("postgres://alertd:hunter2@db", "/DATABASE"),
+        ])
+    func malformedURL(url: String, reason: String) throws {
+        // When alertd is asked to serve on a URL it cannot use
+        let result = try AlertdProcess.run(["serve", "--port", "0", "--store", url])
+
+        // Then it exits with status 2, one line on stderr saying why, and never the password
+        #expect(result.exited && result.status == 2, "status \(result.status)")
+        let lines = result.standardError.split(separator: "\n")
+        #expect(lines.count == 1, "stderr: \(result.standardError)")
+        #expect(result.standardError.contains(reason), "stderr: \(result.standardError)")
+        #expect(!result.standardError.contains("hunter2") && !result.standardOutput.contains("hunter2"))
+        #expect(!result.standardOutput.contains("listening"))
+    }
+
+    @Test("ALERTD_STORE and ALERTD_STORE_POOL_SIZE are taken; the start-up line shows the URL without its password")
+    func environmentTwins() async throws {
+        // Given a database whose URL carries a password (trust authentication ignores it)
+        let url = try await PostgresCluster.shared().createDatabase().replacingOccurrences(
+            of: "postgres@", with: "postgres:hunter2@")
+
+        // When alertd starts with the store and the pool size from the environment
+        let run = try AlertdProcess.launch(
+            ["serve", "--host", "127.0.0.1", "--port", "0"],
+            environment: ["ALERTD_STORE": url, "ALERTD_STORE_POOL_SIZE": "3"])
+        defer { run.kill() }
+        let first = try #require(run.readStandardOutputLine(within: .seconds(10)), "stderr: \(run.standardErrorSoFar())")
+        let port = try #require(Int(first.split(separator: ":").last ?? ""), "first line: \(first)")
+        let summary = try #require(run.readStandardOutputLine(within: .seconds(5)))
+
+        // Then it names the store without the password, and serves the queue from that database
+        #expect(summary.contains("store: postgres://postgres@127.0.0.1:"), "\(summary)")
+        #expect(!summary.contains("hunter2"))
+        #expect(eventually(within: .seconds(10)) {
+            (try? RawHTTPClient(port: port).request("GET", "/readyz").status) == 200
+        })
+        #expect(run.terminate(), "did not stop cleanly")
+        #expect(!run.standardErrorSoFar().contains("hunter2"))
+
+        // And a pool size of 0 is refused at start
+        let refused = try AlertdProcess.run(["serve", "--port", "0", "--store", url, "--store-pool-size", "0"])
+        #expect(refused.status == 2)
+        #expect(refused.standardError.contains("--store-pool-size must be at least 1"), "\(refused.standardError)")
+    }
+}

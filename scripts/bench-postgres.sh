@@ -1,0 +1,112 @@
+#!/usr/bin/env bash
+# The PostgreSQL benchmark: run by hand (`make bench-postgres`); it prints figures and asserts nothing.
+# A throwaway PostgreSQL 15 cluster in a temporary folder (127.0.0.1, a free port, default
+# durability settings), stopped and deleted at the end; alertd's release build against it.
+#   1. pgbench's single-row insert rate on that cluster, 32 clients: the anchor
+#   2. alertd enqueue throughput, 32 connections (wrk, scripts/bench/enqueue.lua), and its ratio
+#      to the anchor (goal: at least 0.6)
+#   3. cross-instance wake-up latency: a long-poll waiting on instance A, the enqueue sent to
+#      instance B, time until A answers; p50 and p99 over ROUNDS rounds (goal: p99 at most 250 ms)
+# Settings: DURATION (5s), POOL (alertd's --store-pool-size, 10), ROUNDS (300), PG_BIN, ALERTD_BIN.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+DURATION=${DURATION:-5s}
+POOL=${POOL:-10}
+ROUNDS=${ROUNDS:-300}
+PG_BIN=${PG_BIN:-/usr/lib/postgresql/15/bin}
+ALERTD_BIN=${ALERTD_BIN:-.build/release/alertd}
+ADMIN=bench-admin-token
+
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+# PostgreSQL's programs refuse to run as root: run them as `postgres` when we are root.
+as_postgres() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
+
+work=$(mktemp -d)
+chmod 755 "$work"
+mkdir -m 700 "$work/data"
+[ "$(id -u)" = 0 ] && chown postgres:postgres "$work/data"
+servers=()
+cleanup() {
+  for pid in "${servers[@]}"; do kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done
+  if [ -f "$work/data/postmaster.pid" ]; then as_postgres "$PG_BIN/pg_ctl" -D "$work/data" -m fast -w stop >/dev/null 2>&1 || true; fi
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+PGPORT=$(free_port)
+as_postgres "$PG_BIN/initdb" -D "$work/data" -U postgres --auth=trust --encoding=UTF8 --no-locale >"$work/initdb.log" 2>&1
+cat >>"$work/data/postgresql.conf" <<CONF
+listen_addresses = '127.0.0.1'
+port = $PGPORT
+unix_socket_directories = '$work/data'
+max_connections = 200
+CONF
+as_postgres "$PG_BIN/pg_ctl" -D "$work/data" -l "$work/data/server.log" -w start >/dev/null
+psql() { "$PG_BIN/psql" -h 127.0.0.1 -p "$PGPORT" -U postgres -X -q "$@"; }
+psql -d postgres -c "CREATE DATABASE anchor" -c "CREATE DATABASE alertd"
+echo "PostgreSQL $(psql -d postgres -tAc 'SHOW server_version') on 127.0.0.1:$PGPORT" \
+  "(fsync $(psql -d postgres -tAc 'SHOW fsync'), synchronous_commit $(psql -d postgres -tAc 'SHOW synchronous_commit'))"
+
+echo "== anchor: pgbench, one single-row insert per transaction, 32 clients, $DURATION"
+psql -d anchor -c "CREATE TABLE items (id bigserial PRIMARY KEY, session text NOT NULL, content jsonb NOT NULL, enqueued_at double precision NOT NULL)"
+cat >"$work/insert.sql" <<'SQL'
+INSERT INTO items (session, content, enqueued_at) VALUES ('bench-' || :client_id, '{"alert":"app/newMessages","params":{"count":1}}', extract(epoch FROM now()));
+SQL
+anchor=$("$PG_BIN/pgbench" -h 127.0.0.1 -p "$PGPORT" -U postgres -n -c 32 -j 2 -T "${DURATION%s}" -f "$work/insert.sql" anchor 2>&1 \
+  | awk '/^tps = / {print $3}')
+printf "pgbench single-row inserts: %.0f transactions/s\n" "$anchor"
+
+ulimit -n "$(ulimit -Hn)"
+store="postgres://postgres@127.0.0.1:$PGPORT/alertd?sslmode=disable"
+start_alertd() {  # name port
+  mkdir -p "$work/$1"
+  "$ALERTD_BIN" serve --host 127.0.0.1 --port "$2" --store "$store" --store-pool-size "$POOL" \
+    --data-dir "$work/$1" --admin-token "$ADMIN" --session-secret bench-secret >"$work/$1.log" 2>&1 &
+  servers+=($!)
+  for _ in $(seq 100); do curl -sf "http://127.0.0.1:$2/readyz" >/dev/null && return; sleep 0.1; done
+  echo "alertd $1 did not become ready:"; cat "$work/$1.log"; exit 1
+}
+PORT_A=$(free_port)
+start_alertd a "$PORT_A"
+
+echo "== alertd enqueue, 32 connections, $DURATION (one instance, --store-pool-size $POOL)"
+ADMIN=$ADMIN wrk -t2 -c32 -d"$DURATION" --latency -s scripts/bench/enqueue.lua "http://127.0.0.1:$PORT_A" >"$work/wrk.txt"
+grep -E "Requests/sec|Latency  |99%|Non-2xx|Socket errors" "$work/wrk.txt" || true
+rate=$(awk '/Requests\/sec/ {print $2}' "$work/wrk.txt")
+awk -v rate="$rate" -v anchor="$anchor" 'BEGIN { printf "enqueue / pgbench inserts: %.2f (goal: at least 0.60)\n", rate / anchor }'
+
+PORT_B=$(free_port)
+start_alertd b "$PORT_B"
+echo "== cross-instance wake-up: long-poll on A, enqueue on B, $ROUNDS rounds"
+PORT_A=$PORT_A PORT_B=$PORT_B ADMIN=$ADMIN ROUNDS=$ROUNDS python3 - <<'PY'
+import http.client, json, os, threading, time
+a, b, admin, rounds = int(os.environ["PORT_A"]), int(os.environ["PORT_B"]), os.environ["ADMIN"], int(os.environ["ROUNDS"])
+session = "wake-bench"
+def call(conn, method, path, token, body=None):
+    headers = {"Authorization": "Bearer " + token}
+    if body is not None: headers["Content-Type"] = "application/json"
+    conn.request(method, "/v1/sessions/%s%s" % (session, path), body=body, headers=headers)
+    response = conn.getresponse()
+    return response.status, response.read()
+backend, app, acker = (http.client.HTTPConnection("127.0.0.1", port, timeout=30) for port in (b, a, a))
+status, body = call(backend, "POST", "/token", admin)
+token = json.loads(body)["token"]
+latencies, late = [], 0
+for i in range(rounds):
+    answer = {}
+    def poll():
+        answer["status"], answer["body"] = call(app, "GET", "/next?wait=10", token)
+        answer["at"] = time.perf_counter()
+    poller = threading.Thread(target=poll); poller.start()
+    time.sleep(0.02)  # let the poll park on A
+    sent = time.perf_counter()
+    call(backend, "POST", "/queue", admin, json.dumps({"alert": "app/questionExit", "dedupeKey": "round-%d" % i}))
+    poller.join()
+    if answer["status"] != 200: late += 1; continue
+    latencies.append((answer["at"] - sent) * 1000)
+    call(acker, "POST", "/queue/%s/ack" % json.loads(answer["body"])["ticket"], token)
+latencies.sort()
+pick = lambda q: latencies[min(len(latencies) - 1, int(q * len(latencies)))]
+print("wake-up latency over %d rounds: p50 %.1f ms, p99 %.1f ms, max %.1f ms (goal: p99 at most 250 ms)%s"
+      % (len(latencies), pick(0.5), pick(0.99), latencies[-1], "; %d polls not woken" % late if late else ""))
+PY
