@@ -45,7 +45,10 @@ public struct AlertService: HTTPHandler {
             // a store that suspends), so a request answered without waiting costs no thread hop.
             // After a wait it continues on the handler executor's threads.
             Task.immediate(executorPreference: HandlerExecutor.shared) {
-                let outcome = await Result(awaiting: { try await handler(request) })
+                let outcome = await Result(awaiting: {
+                    try JSONContentType.require(http)
+                    return try await handler(request)
+                })
                 Self.settle(outcome, for: request) { promise.fulfill($0) }
             }
         }
@@ -55,7 +58,10 @@ public struct AlertService: HTTPHandler {
     public func answer(_ http: HTTPRequest) async -> HTTPResponse {
         if case .found(.later(let handler), let parameters) = router.match(method: http.method, path: http.path) {
             let request = Request(http: http, pathParameters: parameters)
-            let outcome = await Result(awaiting: { try await handler(request) })
+            let outcome = await Result(awaiting: {
+                try JSONContentType.require(http)
+                return try await handler(request)
+            })
             return await withCheckedContinuation { continuation in
                 Self.settle(outcome, for: request) { continuation.resume(returning: $0) }
             }
@@ -76,7 +82,7 @@ public struct AlertService: HTTPHandler {
                 deliver(try generator.response(for: request))
             }
         } catch {
-            deliver(problem(APIError(error), for: request))
+            deliver(problem(APIError(error), for: request, cause: error))
         }
     }
 
@@ -86,9 +92,10 @@ public struct AlertService: HTTPHandler {
         case .found(.now(let handler), let parameters):
             let request = Request(http: http, pathParameters: parameters)
             do {
+                try JSONContentType.require(http)
                 return try handler(request).response(for: request)
             } catch {
-                return Self.problem(APIError(error), for: request)
+                return Self.problem(APIError(error), for: request, cause: error)
             }
         case .found(.later, _):
             preconditionFailure("\(http.method) \(http.path) answers later: use answer(_:)")
@@ -100,12 +107,21 @@ public struct AlertService: HTTPHandler {
     }
 
     public func reject(_ failure: HTTPRequestFailure, method: String, path: String) -> HTTPResponse {
-        Self.problem(.refused(failure), for: Request(http: HTTPRequest(method: method, path: path)))
+        // Refusals are the client's doing (or a stop in progress): answered, not logged.
+        let error = APIError.refused(failure)
+        return (try? error.response(for: Request(http: HTTPRequest(method: method, path: path))))
+            ?? HTTPResponse(status: error.status, contentType: "text/plain", text: error.description)
     }
 
-    private static func problem(_ error: APIError, for request: Request) -> HTTPResponse {
+    /// The problem response for `error`; a 5xx is logged with its `cause` (the client's answer
+    /// says only that it was logged), on one line: control characters in the path are replaced.
+    private static func problem(_ error: APIError, for request: Request, cause: (any Error)? = nil) -> HTTPResponse {
         if error.status >= 500 {
-            FileHandle.standardError.write(Data("error: \(request.http.method) \(request.http.path): \(error)\n".utf8))
+            let path = String(String.UnicodeScalarView(request.http.path.unicodeScalars.map {
+                $0.properties.generalCategory == .control ? "?" : $0
+            }))
+            let why = String(describing: cause ?? error).replacing("\n", with: " ")
+            FileHandle.standardError.write(Data("error: \(request.http.method) \(path): \(why)\n".utf8))
         }
         // Encoding a Problem cannot fail (strings and an integer); keep a plain answer regardless.
         return (try? error.response(for: request))

@@ -16,6 +16,8 @@ typedef struct alertd_mhd_config {
     /// Worker threads, each with its own poll() loop.
     unsigned int thread_pool_size;
     /// Connections accepted at once, in total and per client address (0: no per-address limit).
+    /// Both apply to sockets handed over with MHD_add_connection: past them MHD closes the
+    /// socket at once (measured: LiveLimitTests.perClientLimit).
     unsigned int connection_limit;
     unsigned int per_ip_connection_limit;
     /// Memory for one connection's request line, headers and buffers; bounds the header size.

@@ -22,16 +22,14 @@ func microHTTPAccess(
     let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
 
     guard let state = requestState.pointee else {
-        // First call: headers only. Refuse a declared oversized body at once (the connection is
-        // closed after the 413, so the client need not send it).
+        // First call: headers only. Refuse a head past the limits, or with ambiguous framing,
+        // at once (the connection is closed after the answer, so no body need be sent or read).
         let context = RequestContext()
         requestState.pointee = Unmanaged.passRetained(context).toOpaque()
         core.inFlight.add(1, ordering: .relaxed)
-        if let length = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length"),
-            let declared = Int(String(cString: length)), declared > core.maxBodySize
-        {
+        if let failure = RequestScreen.check(connection: connection, url: url, limits: core.limits) {
             context.answered = true
-            return reject(.bodyTooLarge(limit: core.maxBodySize), core, connection, method, url)
+            return reject(failure, core, connection, method, url)
         }
         return .YES
     }
@@ -84,7 +82,7 @@ func microHTTPAccess(
         let promise = ResponsePromise(connection: connection, context: context, core: core)
         guard core.remember(promise) else {
             context.answered = true
-            return queue(HTTPResponse(status: 503, contentType: "text/plain", text: "shutting down"), on: connection)
+            return reject(.unavailable, core, connection, method, url)
         }
         start(promise)
         // Answered while `start` ran (no thread hop, no suspension), or suspend until it is;

@@ -29,35 +29,3 @@ public struct HTTPRequest: Sendable {
         return nil
     }
 }
-
-/// Why MicroHTTP refused a request before it reached the handler. The handler turns it into a
-/// response (so error bodies keep the application's format).
-public struct HTTPRequestFailure: Error, Sendable, Equatable {
-    private enum Reason: Equatable {
-        case bodyTooLarge(limit: Int)
-        case invalidEncoding(part: String)
-    }
-
-    private let reason: Reason
-
-    /// The body is larger than the configured limit (413).
-    public static func bodyTooLarge(limit: Int) -> Self { .init(reason: .bodyTooLarge(limit: limit)) }
-    /// The path, a query item or a header is not valid UTF-8 (400).
-    public static func invalidEncoding(_ part: String) -> Self { .init(reason: .invalidEncoding(part: part)) }
-
-    /// The status the response should carry.
-    public var status: Int {
-        switch reason {
-        case .bodyTooLarge: 413
-        case .invalidEncoding: 400
-        }
-    }
-
-    /// One sentence for the client.
-    public var detail: String {
-        switch reason {
-        case .bodyTooLarge(let limit): "The request body is larger than the limit of \(limit) bytes."
-        case .invalidEncoding(let part): "The request's \(part) is not valid UTF-8."
-        }
-    }
-}

@@ -12,7 +12,10 @@ extension HTTPServer {
         public var threads: Int
         /// Connections held at once, in total.
         public var connectionLimit: Int
-        /// Connections held at once from one client address; 0 means no per-address limit.
+        /// Connections held at once from one client address (IPv4 address, or full IPv6
+        /// address); 0 means no per-address limit. Connections past it are closed at once, so a
+        /// flood from one address cannot take every slot. Behind a reverse proxy every
+        /// connection comes from the proxy's address: raise it there, or set 0.
         public var perClientConnectionLimit: Int
         /// Bytes MHD may use for one connection's request line, headers and buffers. Every open
         /// connection, and so every waiting long-poll, holds up to this much: 4 KiB takes request
@@ -22,6 +25,12 @@ extension HTTPServer {
         public var connectionTimeout: Int
         /// Largest request body accepted; larger ones are answered 413.
         public var maxBodySize: Int
+        /// Longest path plus query string accepted, in bytes after percent-decoding; longer ones
+        /// are answered 414. (A request line that does not fit in `connectionMemoryLimit` is
+        /// refused by libmicrohttpd itself, with its own 414 and a closed connection.)
+        public var maxURLLength: Int
+        /// Most header fields one request may carry; more are answered 431.
+        public var maxHeaderCount: Int
         /// listen() backlog.
         public var listenBacklog: Int
 
@@ -30,10 +39,12 @@ extension HTTPServer {
             port: Int = 8080,
             threads: Int = ProcessInfo.processInfo.activeProcessorCount,
             connectionLimit: Int = 16_384,
-            perClientConnectionLimit: Int = 0,
+            perClientConnectionLimit: Int = 128,
             connectionMemoryLimit: Int = 4 * 1024,
             connectionTimeout: Int = 30,
             maxBodySize: Int = 1024 * 1024,
+            maxURLLength: Int = 2048,
+            maxHeaderCount: Int = 64,
             listenBacklog: Int = 4096
         ) {
             self.host = host
@@ -44,6 +55,8 @@ extension HTTPServer {
             self.connectionMemoryLimit = connectionMemoryLimit
             self.connectionTimeout = connectionTimeout
             self.maxBodySize = maxBodySize
+            self.maxURLLength = maxURLLength
+            self.maxHeaderCount = maxHeaderCount
             self.listenBacklog = listenBacklog
         }
 
@@ -61,6 +74,8 @@ extension HTTPServer {
             }
             if connectionTimeout < 1 { problems.append("connection timeout must be at least 1 second, not \(connectionTimeout)") }
             if maxBodySize < 0 { problems.append("body size limit must not be negative, not \(maxBodySize)") }
+            if maxURLLength < 64 { problems.append("URL length limit must be at least 64 bytes, not \(maxURLLength)") }
+            if maxHeaderCount < 8 { problems.append("header count limit must be at least 8, not \(maxHeaderCount)") }
             if listenBacklog < 1 { problems.append("listen backlog must be at least 1, not \(listenBacklog)") }
             return problems
         }

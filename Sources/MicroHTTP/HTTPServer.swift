@@ -20,7 +20,11 @@ public final class HTTPServer: Sendable {
     public init(configuration: Configuration, handler: any HTTPHandler) throws {
         if let problem = configuration.problems.first { throw HTTPServerError.invalidConfiguration(problem) }
         let address = try SocketAddress(host: configuration.host, port: configuration.port)
-        let core = ServerCore(handler: handler, maxBodySize: configuration.maxBodySize)
+        let core = ServerCore(
+            handler: handler,
+            limits: RequestLimits(
+                maxBodySize: configuration.maxBodySize, maxURLLength: configuration.maxURLLength,
+                maxHeaderCount: configuration.maxHeaderCount))
         let listener = try Listener(address: address, backlog: configuration.listenBacklog)
         var config = alertd_mhd_config(
             thread_pool_size: UInt32(configuration.threads),
@@ -42,16 +46,14 @@ public final class HTTPServer: Sendable {
     }
 
     /// Stops accepting connections and lets requests in flight — suspended ones included —
-    /// finish for up to `grace`; answers those still suspended then with `suspendedResponse`,
-    /// and closes every connection. Safe to call more than once; only the first call acts.
-    public func stop(
-        grace: Duration = .seconds(10),
-        suspendedResponse: HTTPResponse = HTTPResponse(status: 503, contentType: "text/plain", text: "shutting down")
-    ) {
+    /// finish for up to `grace`; answers those still suspended then with `suspendedResponse`
+    /// (by default the handler's answer to `HTTPRequestFailure.unavailable`, a 503), and closes
+    /// every connection. Safe to call more than once; only the first call acts.
+    public func stop(grace: Duration = .seconds(10), suspendedResponse: HTTPResponse? = nil) {
         guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
         listener.close()
         waitForRequests(until: ContinuousClock.now + grace)
-        core.answerSuspended(with: suspendedResponse)
+        core.answerSuspended(with: suspendedResponse ?? core.handler.reject(.unavailable, method: "", path: ""))
         waitForRequests(until: ContinuousClock.now + .seconds(1))  // let those answers go out
         MHD_stop_daemon(daemon)
     }

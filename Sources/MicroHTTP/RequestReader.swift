@@ -10,8 +10,8 @@ enum RequestReader {
         }
         var collected = Collected()
         withUnsafeMutablePointer(to: &collected) { pointer in
-            _ = MHD_get_connection_values(connection, .GET_ARGUMENT_KIND, collectQueryItem, pointer)
-            _ = MHD_get_connection_values(connection, .HEADER_KIND, collectHeader, pointer)
+            _ = MHD_get_connection_values_n(connection, .GET_ARGUMENT_KIND, collectQueryItem, pointer)
+            _ = MHD_get_connection_values_n(connection, .HEADER_KIND, collectHeader, pointer)
         }
         if collected.badQuery { return .failure(.invalidEncoding("query string")) }
         let request = HTTPRequest(
@@ -30,32 +30,44 @@ enum RequestReader {
     }
 }
 
+/// The text of a C string of known size: nil when it is not UTF-8 or holds a NUL byte (which
+/// a C string would silently cut at: `sender=a%00b` must not read as `a`).
+private func text(_ pointer: UnsafePointer<CChar>, _ size: Int) -> String? {
+    let bytes = UnsafeRawBufferPointer(start: pointer, count: size)
+    guard !bytes.contains(0) else { return nil }
+    return String(validating: bytes, as: UTF8.self)
+}
+
 private func collectQueryItem(
-    cls: UnsafeMutableRawPointer?, kind: MHD_ValueKind, key: UnsafePointer<CChar>?, value: UnsafePointer<CChar>?
+    cls: UnsafeMutableRawPointer?, kind: MHD_ValueKind, key: UnsafePointer<CChar>?, keySize: Int,
+    value: UnsafePointer<CChar>?, valueSize: Int
 ) -> MHD_Result {
     guard let cls, let key else { return .YES }
     let collected = cls.assumingMemoryBound(to: RequestReader.Collected.self)
-    guard let name = String(validatingCString: key) else {
+    guard let name = text(key, keySize) else {
         collected.pointee.badQuery = true
         return .NO
     }
-    var text: String?
+    var decoded: String?
     if let value {
-        guard let decoded = String(validatingCString: value) else {
+        guard let valueText = text(value, valueSize) else {
             collected.pointee.badQuery = true
             return .NO
         }
-        text = decoded
+        decoded = valueText
     }
-    collected.pointee.query.append((name: name, value: text))
+    collected.pointee.query.append((name: name, value: decoded))
     return .YES
 }
 
 private func collectHeader(
-    cls: UnsafeMutableRawPointer?, kind: MHD_ValueKind, key: UnsafePointer<CChar>?, value: UnsafePointer<CChar>?
+    cls: UnsafeMutableRawPointer?, kind: MHD_ValueKind, key: UnsafePointer<CChar>?, keySize: Int,
+    value: UnsafePointer<CChar>?, valueSize: Int
 ) -> MHD_Result {
     guard let cls, let key else { return .YES }
     let collected = cls.assumingMemoryBound(to: RequestReader.Collected.self)
-    collected.pointee.headers.add(String(cString: key), value.map { String(cString: $0) } ?? "")
+    let name = String(decoding: UnsafeRawBufferPointer(start: key, count: keySize), as: UTF8.self)
+    let field = value.map { String(decoding: UnsafeRawBufferPointer(start: $0, count: valueSize), as: UTF8.self) } ?? ""
+    collected.pointee.headers.add(name, field)
     return .YES
 }

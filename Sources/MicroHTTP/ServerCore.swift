@@ -5,16 +5,19 @@ import Synchronization
 /// registry of suspended requests that shutdown must answer before the daemon stops.
 final class ServerCore: Sendable {
     let handler: any HTTPHandler
-    let maxBodySize: Int
+    let limits: RequestLimits
     /// Requests between their first handler call and their completion callback.
     let inFlight = Atomic<Int>(0)
     private let suspended = Mutex<[ObjectIdentifier: ResponsePromise]>([:])
     private let stopping = Atomic<Bool>(false)
 
-    init(handler: any HTTPHandler, maxBodySize: Int) {
+    init(handler: any HTTPHandler, limits: RequestLimits) {
         self.handler = handler
-        self.maxBodySize = maxBodySize
+        self.limits = limits
     }
+
+    /// The largest body accepted.
+    var maxBodySize: Int { limits.maxBodySize }
 
     /// Registers a suspended request; false when the server is stopping (answer it now instead).
     func remember(_ promise: ResponsePromise) -> Bool {

@@ -1,5 +1,6 @@
 import AlertCatalogs
 import AlertQueue
+import AlertQueuePostgres
 import AlertServer
 import ArgumentParser
 import Dispatch
@@ -25,6 +26,12 @@ struct Serve: ParsableCommand {
 
     @Option(help: "Queue store: \(StoreLocation.usage); ALERTD_STORE. (default: sqlite:DATA-DIR/alertd.sqlite)")
     var store: String?
+
+    @Option(help: "PostgreSQL store: connections each instance may open (plus one that listens); ALERTD_STORE_POOL_SIZE. (default: 10)")
+    var storePoolSize: Int?
+
+    @Option(help: "PostgreSQL store: seconds a store call may take before it answers 503; ALERTD_STORE_TIMEOUT. (default: 5)")
+    var storeTimeout: Int?
 
     @Option(help: "Folder for the SQLite store and generated secrets; ALERTD_DATA_DIR. (default: ./alertd-data)")
     var dataDir: String?
@@ -57,6 +64,18 @@ struct Serve: ParsableCommand {
     var connectionLimit: Int?
 
     @Option(help: """
+        Connections held at once from one client address, 0 for no limit (behind a reverse proxy \
+        every connection comes from the proxy: raise it or set 0); ALERTD_PER_CLIENT_CONNECTION_LIMIT. (default: 128)
+        """)
+    var perClientConnectionLimit: Int?
+
+    @Option(help: "Longest path and query string in bytes (414 past it); ALERTD_MAX_URL_LENGTH. (default: 2048)")
+    var maxURLLength: Int?
+
+    @Option(help: "Most header fields in one request (431 past it); ALERTD_MAX_HEADER_COUNT. (default: 64)")
+    var maxHeaderCount: Int?
+
+    @Option(help: """
         Bytes for one connection's request line, headers and buffers (a request whose headers \
         do not fit is closed); each waiting long-poll holds this much; ALERTD_CONNECTION_MEMORY. (default: 4096)
         """)
@@ -78,6 +97,9 @@ struct Serve: ParsableCommand {
             connectionLimit: settings.integer(
                 connectionLimit, flagName: "connection-limit", env: "ALERTD_CONNECTION_LIMIT",
                 default: defaults.connectionLimit),
+            perClientConnectionLimit: settings.integer(
+                perClientConnectionLimit, flagName: "per-client-connection-limit", env: "ALERTD_PER_CLIENT_CONNECTION_LIMIT",
+                default: defaults.perClientConnectionLimit),
             connectionMemoryLimit: settings.integer(
                 connectionMemory, flagName: "connection-memory", env: "ALERTD_CONNECTION_MEMORY",
                 default: defaults.connectionMemoryLimit),
@@ -85,7 +107,11 @@ struct Serve: ParsableCommand {
                 connectionTimeout, flagName: "connection-timeout", env: "ALERTD_CONNECTION_TIMEOUT",
                 default: defaults.connectionTimeout),
             maxBodySize: settings.integer(
-                maxBodySize, flagName: "max-body-size", env: "ALERTD_MAX_BODY_SIZE", default: defaults.maxBodySize))
+                maxBodySize, flagName: "max-body-size", env: "ALERTD_MAX_BODY_SIZE", default: defaults.maxBodySize),
+            maxURLLength: settings.integer(
+                maxURLLength, flagName: "max-url-length", env: "ALERTD_MAX_URL_LENGTH", default: defaults.maxURLLength),
+            maxHeaderCount: settings.integer(
+                maxHeaderCount, flagName: "max-header-count", env: "ALERTD_MAX_HEADER_COUNT", default: defaults.maxHeaderCount))
         let grace = settings.integer(shutdownGrace, flagName: "shutdown-grace", env: "ALERTD_SHUTDOWN_GRACE", default: 10)
         let dataFolder = settings.string(dataDir, flagName: "data-dir", env: "ALERTD_DATA_DIR", default: "./alertd-data")
         let storeText = settings.string(store, flagName: "store", env: "ALERTD_STORE", default: "sqlite:\(dataFolder)/alertd.sqlite")
@@ -93,6 +119,10 @@ struct Serve: ParsableCommand {
             leaseDuration: Double(settings.integer(lease, flagName: "lease", env: "ALERTD_LEASE", default: 60)),
             maxDeliveries: settings.integer(maxDeliveries, flagName: "max-deliveries", env: "ALERTD_MAX_DELIVERIES", default: 5),
             maxQueueLength: settings.integer(maxQueueLength, flagName: "max-queue-length", env: "ALERTD_MAX_QUEUE_LENGTH", default: 100))
+        let postgresOptions = PostgresQueueStore.Options(
+            maximumConnections: settings.integer(
+                storePoolSize, flagName: "store-pool-size", env: "ALERTD_STORE_POOL_SIZE", default: 10),
+            requestTimeout: .seconds(settings.integer(storeTimeout, flagName: "store-timeout", env: "ALERTD_STORE_TIMEOUT", default: 5)))
         let givenAdminToken = settings.optionalString(adminToken, env: "ALERTD_ADMIN_TOKEN")
         let givenSecret = settings.optionalString(sessionSecret, env: "ALERTD_SESSION_SECRET")
         let catalogFolder = settings.optionalString(catalogs, env: "ALERTD_CATALOGS")
@@ -102,6 +132,8 @@ struct Serve: ParsableCommand {
         if queueSettings.leaseDuration < 1 { settings.report("--lease must be at least 1 second") }
         if queueSettings.maxDeliveries < 1 { settings.report("--max-deliveries must be at least 1") }
         if queueSettings.maxQueueLength < 1 { settings.report("--max-queue-length must be at least 1") }
+        if postgresOptions.maximumConnections < 1 { settings.report("--store-pool-size must be at least 1") }
+        if postgresOptions.requestTimeout < .seconds(1) { settings.report("--store-timeout must be at least 1 second") }
         do {
             try FileManager.default.createDirectory(atPath: dataFolder, withIntermediateDirectories: true)
         } catch {
@@ -131,12 +163,9 @@ struct Serve: ParsableCommand {
         let registry = try catalogRegistry(folder: catalogFolder)
         let credentials = try Credentials.load(
             adminToken: givenAdminToken, sessionSecret: givenSecret, folder: URL(fileURLWithPath: dataFolder))
-        let queueStore: any QueueStore =
-            switch storeLocation {
-            case .memory: try SQLiteQueueStore.inMemory(settings: queueSettings)
-            case .sqlite(let path): try SQLiteQueueStore(path: path, settings: queueSettings)
-            }
-        let queue = QueueServices(store: queueStore, credentials: credentials, settings: queueSettings)
+        let opened = try OpenedStore(storeLocation, settings: queueSettings, postgres: postgresOptions)
+        let queue = QueueServices(store: opened.store, credentials: credentials, settings: queueSettings)
+        opened.start(polls: queue.polls)
         let service = try AlertService(catalogs: registry, queue: queue)
         let server = try HTTPServer(configuration: http, handler: service)
         let hostText = http.host.contains(":") ? "[\(http.host)]" : http.host
@@ -150,6 +179,7 @@ struct Serve: ParsableCommand {
         say("alertd stopping")
         queue.polls.close()  // waiting long-polls answer 204 before the server stops
         server.stop(grace: .seconds(grace))
+        opened.stop()  // the store's pool and wake-ups, once no request can use them
         say("alertd stopped")
     }
 

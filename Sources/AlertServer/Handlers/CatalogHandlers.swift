@@ -60,8 +60,11 @@ struct CatalogHandlers {
         return catalog
     }
 
-    /// The alert's parameters: every query item but the render options, each given once.
+    /// The alert's parameters: every query item but the render options, each given once, within
+    /// `ParameterLimits`.
     static func parameters(of request: Request) throws -> [String: ParameterValue] {
+        let given = request.http.query.filter { !renderOptions.contains($0.name) }.map { (name: $0.name, value: $0.value ?? "") }
+        if let problem = ParameterLimits.problem(given) { throw APIError.badRequest(problem) }
         var parameters: [String: ParameterValue] = [:]
         for item in request.http.query where !renderOptions.contains(item.name) {
             guard parameters[item.name] == nil else {

@@ -2,7 +2,8 @@ import AlertCatalogs
 import AlertQueue
 import MicroHTTP
 
-/// `/livez` (the process answers) and `/readyz` (catalogs loaded and the store reachable).
+/// `/livez` (the process answers) and `/readyz` (catalogs loaded and the store reachable; else
+/// 503 problem+json `urn:alertd:problem:store-unavailable`).
 struct HealthHandlers {
     let catalogs: CatalogRegistry
     let store: any QueueStore
@@ -10,7 +11,6 @@ struct HealthHandlers {
     struct Status: Encodable, ResponseGenerator {
         var status: String
         var catalogs: Int?
-        var reason: String?
     }
 
     func register(in router: inout Router) {
@@ -18,11 +18,8 @@ struct HealthHandlers {
         let count = catalogs.catalogs.count
         let store = self.store
         router.addAsync("GET", "/readyz") { _ in
-            guard await store.isReachable() else {
-                return JSONResponse(
-                    Status(status: "unavailable", catalogs: count, reason: "the queue store cannot be reached"), status: 503,
-                    headers: ["Cache-Control": "no-store"])
-            }
+            // Not ready is an error like any other: a 503 problem (store-unavailable).
+            guard await store.isReachable() else { throw QueueError.unavailable("readiness check") }
             return Status(status: "ready", catalogs: count)
         }
     }

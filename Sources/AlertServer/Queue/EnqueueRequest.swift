@@ -38,6 +38,11 @@ struct EnqueueRequest {
             ttl = field("ttl", "a number") { JSONValue.number($0) }
             dedupeKey = field("dedupeKey", "a string") { $0 as? String }
             if let given = field("params", "an object", { $0 as? [String: Any] }) {
+                let texts = given.sorted { $0.key < $1.key }.map { (name: $0.key, value: ($0.value as? String) ?? "") }
+                if let problem = ParameterLimits.problem(texts) {
+                    issues.append(SpecIssue(pointer: "/params", code: "too-large", message: problem))
+                    return
+                }
                 var params: [String: ParameterValue] = [:]
                 for (name, value) in given {
                     if let parameter = JSONValue.parameter(value) {

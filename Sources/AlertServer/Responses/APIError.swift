@@ -17,6 +17,7 @@ public struct APIError: Error, Sendable, ResponseGenerator, CustomStringConverti
         case refused(HTTPRequestFailure)
         case unauthorized(String)
         case forbidden(String)
+        case unsupportedMediaType(String)
         case queue(QueueError)
         case `internal`
     }
@@ -40,6 +41,8 @@ public struct APIError: Error, Sendable, ResponseGenerator, CustomStringConverti
     public static func unauthorized(_ detail: String) -> Self { .init(reason: .unauthorized(detail)) }
     /// A valid token that does not open this call (403).
     public static func forbidden(_ detail: String) -> Self { .init(reason: .forbidden(detail)) }
+    /// A body in a media type the call does not read (415).
+    public static func unsupportedMediaType(_ detail: String) -> Self { .init(reason: .unsupportedMediaType(detail)) }
     /// Something failed inside; the client learns nothing more (the cause goes to the log).
     public static let `internal` = APIError(reason: .internal)
 
@@ -67,6 +70,7 @@ public struct APIError: Error, Sendable, ResponseGenerator, CustomStringConverti
         case .refused(let failure): failure.status
         case .unauthorized: 401
         case .forbidden: 403
+        case .unsupportedMediaType: 415
         case .queue(let error): error.status
         case .internal: 500
         }
@@ -82,9 +86,10 @@ public struct APIError: Error, Sendable, ResponseGenerator, CustomStringConverti
         case .malformedJSON: "malformed-json"
         case .invalidSpec: "invalid-spec"
         case .invalidRequest: "invalid-request"
-        case .refused(let failure): failure.status == 413 ? "body-too-large" : "bad-encoding"
+        case .refused(let failure): failure.code
         case .unauthorized: "unauthorized"
         case .forbidden: "forbidden"
+        case .unsupportedMediaType: "unsupported-media-type"
         case .queue(let error): error.code
         case .internal: "internal"
         }
@@ -99,9 +104,10 @@ public struct APIError: Error, Sendable, ResponseGenerator, CustomStringConverti
         case .malformedJSON: "Malformed JSON"
         case .invalidSpec: "Invalid spec"
         case .invalidRequest: "Invalid request"
-        case .refused(let failure): failure.status == 413 ? "Request body too large" : "Bad request encoding"
+        case .refused(let failure): failure.title
         case .unauthorized: "Unauthorized"
         case .forbidden: "Forbidden"
+        case .unsupportedMediaType: "Unsupported media type"
         case .queue(let error):
             switch error.status {
             case 404: "Not found"
@@ -125,7 +131,7 @@ public struct APIError: Error, Sendable, ResponseGenerator, CustomStringConverti
         case .methodNotAllowed(let allow): "This resource allows \(allow.joined(separator: ", ")) only."
         case .parameter(let error): error.description
         case .refused(let failure): failure.detail
-        case .unauthorized(let detail), .forbidden(let detail): detail
+        case .unauthorized(let detail), .forbidden(let detail), .unsupportedMediaType(let detail): detail
         case .queue(let error): error.description
         case .internal: "The server could not answer this request. It has been logged."
         }

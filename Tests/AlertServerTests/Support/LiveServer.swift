@@ -11,7 +11,8 @@ import MicroHTTP
 
 /// Runs `body` against the real alertd service on a real socket: an `HTTPServer` bound to
 /// 127.0.0.1 on a port the system picks, serving the built-in catalogs. The server is stopped
-/// when `body` returns or throws.
+/// when `body` returns or throws. `perClientConnectionLimit` is 0 (none) unless a test asks:
+/// every test client connects from 127.0.0.1.
 ///
 /// ```swift
 /// try withLiveServer { port in
@@ -23,11 +24,13 @@ func withLiveServer<Result>(
     maxBodySize: Int = 1024 * 1024,
     threads: Int = 2,
     connectionTimeout: Int = 10,
+    perClientConnectionLimit: Int = 0,
     settings: QueueSettings = QueueSettings(),
     _ body: (_ port: Int) throws -> Result
 ) throws -> Result {
     try withLiveService(
-        maxBodySize: maxBodySize, threads: threads, connectionTimeout: connectionTimeout, settings: settings
+        maxBodySize: maxBodySize, threads: threads, connectionTimeout: connectionTimeout,
+        perClientConnectionLimit: perClientConnectionLimit, settings: settings
     ) { port, _ in try body(port) }
 }
 
@@ -37,6 +40,7 @@ func withLiveService<Result>(
     maxBodySize: Int = 1024 * 1024,
     threads: Int = 2,
     connectionTimeout: Int = 10,
+    perClientConnectionLimit: Int = 0,
     settings: QueueSettings = QueueSettings(),
     _ body: (_ port: Int, _ service: AlertService) throws -> Result
 ) throws -> Result {
@@ -44,8 +48,8 @@ func withLiveService<Result>(
     let service = try AlertService.forTests(settings: settings)
     let server = try HTTPServer(
         configuration: .init(
-            host: "127.0.0.1", port: 0, threads: threads, connectionTimeout: connectionTimeout,
-            maxBodySize: maxBodySize),
+            host: "127.0.0.1", port: 0, threads: threads, perClientConnectionLimit: perClientConnectionLimit,
+            connectionTimeout: connectionTimeout, maxBodySize: maxBodySize),
         handler: service)
     defer {
         service.queue.polls.close()  // waiting long-polls answer before the server stops, as in alertd

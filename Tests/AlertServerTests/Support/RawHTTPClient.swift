@@ -38,7 +38,9 @@ final class RawHTTPClient {
     private(set) var peerClosed = false
 
     /// Connects to `host:port` (IPv4 literal), with `timeout` for connecting, each send and each read.
-    init(port: Int, host: String = "127.0.0.1", timeout: Duration = .seconds(5)) throws {
+    /// `source` binds the client's own address first (any of 127.0.0.0/8 on Linux), so one test can
+    /// be several clients as the server counts them.
+    init(port: Int, host: String = "127.0.0.1", timeout: Duration = .seconds(5), source: String? = nil) throws {
         let fd = socket(AF_INET, POSIX.stream, 0)
         guard fd >= 0 else { throw RawHTTPError.system("socket", errno) }
         var tv = timeval(seconds: timeout)
@@ -53,6 +55,19 @@ final class RawHTTPClient {
         guard inet_pton(AF_INET, host, &address.sin_addr) == 1 else {
             POSIX.closeDescriptor(fd)
             throw RawHTTPError.system("inet_pton(\(host))", EINVAL)
+        }
+        if let source {
+            var local = sockaddr_in()
+            local.sin_family = sa_family_t(AF_INET)
+            guard inet_pton(AF_INET, source, &local.sin_addr) == 1,
+                withUnsafePointer(to: &local, {
+                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+                }) == 0
+            else {
+                let code = errno
+                POSIX.closeDescriptor(fd)
+                throw RawHTTPError.system("bind to \(source)", code)
+            }
         }
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {

@@ -1,0 +1,88 @@
+import CMicroHTTPD
+import Glibc
+
+/// What one request may be, from the server's configuration.
+struct RequestLimits: Sendable {
+    var maxBodySize: Int
+    var maxURLLength: Int
+    var maxHeaderCount: Int
+}
+
+/// The checks made on a request's head, on the access handler's first call (headers only),
+/// before any body is read: the size limits, and framing that could let a request be read one
+/// way here and another way by a proxy in front (duplicate `Content-Length`, `Content-Length`
+/// with `Transfer-Encoding`, a coding other than `chunked`, blanks in a header name). A request
+/// refused here is answered at once, and libmicrohttpd closes the connection after the answer.
+enum RequestScreen {
+    static func check(
+        connection: OpaquePointer, url: UnsafePointer<CChar>?, limits: RequestLimits
+    ) -> HTTPRequestFailure? {
+        var head = Head()
+        withUnsafeMutablePointer(to: &head) { pointer in
+            _ = MHD_get_connection_values_n(connection, .GET_ARGUMENT_KIND, measureQueryItem, pointer)
+            _ = MHD_get_connection_values_n(connection, .HEADER_KIND, inspectHeader, pointer)
+        }
+        let pathLength = url.map { strlen($0) } ?? 0
+        if pathLength + head.queryLength > limits.maxURLLength { return .urlTooLong(limit: limits.maxURLLength) }
+        if head.headerCount > limits.maxHeaderCount { return .tooManyHeaders(limit: limits.maxHeaderCount) }
+        if head.blankInName { return .badFraming("A header name holds a blank.") }
+        if head.contentLengths > 1 { return .badFraming("Content-Length is given more than once.") }
+        if head.transferEncodings > 0 {
+            if head.contentLengths > 0 { return .badFraming("Content-Length and Transfer-Encoding are given together.") }
+            if head.transferEncodings > 1 || !head.chunked {
+                return .badFraming("The only transfer coding accepted is chunked, given once.")
+            }
+        }
+        if let declared = head.declaredLength, declared > limits.maxBodySize { return .bodyTooLarge(limit: limits.maxBodySize) }
+        return nil
+    }
+
+    /// What the head's fields add up to.
+    fileprivate struct Head {
+        /// Bytes of the query string's names and values, with a separator each.
+        var queryLength = 0
+        var headerCount = 0
+        var contentLengths = 0
+        var declaredLength: Int?
+        var transferEncodings = 0
+        var chunked = false
+        var blankInName = false
+    }
+}
+
+private func measureQueryItem(
+    cls: UnsafeMutableRawPointer?, kind: MHD_ValueKind, key: UnsafePointer<CChar>?, keySize: Int,
+    value: UnsafePointer<CChar>?, valueSize: Int
+) -> MHD_Result {
+    guard let cls else { return .NO }
+    cls.assumingMemoryBound(to: RequestScreen.Head.self).pointee.queryLength += keySize + valueSize + 2
+    return .YES
+}
+
+private func inspectHeader(
+    cls: UnsafeMutableRawPointer?, kind: MHD_ValueKind, key: UnsafePointer<CChar>?, keySize: Int,
+    value: UnsafePointer<CChar>?, valueSize: Int
+) -> MHD_Result {
+    guard let cls, let key else { return .YES }
+    let head = cls.assumingMemoryBound(to: RequestScreen.Head.self)
+    head.pointee.headerCount += 1
+    let name = UnsafeRawBufferPointer(start: key, count: keySize)
+    if name.contains(UInt8(ascii: " ")) || name.contains(UInt8(ascii: "\t")) { head.pointee.blankInName = true }
+    let text = value.map { String(decoding: UnsafeRawBufferPointer(start: $0, count: valueSize), as: UTF8.self) } ?? ""
+    if HTTPHeaders.same(String(decoding: name, as: UTF8.self), "Content-Length") {
+        head.pointee.contentLengths += 1
+        head.pointee.declaredLength = Int(text.trimmingBlanks)
+    } else if HTTPHeaders.same(String(decoding: name, as: UTF8.self), "Transfer-Encoding") {
+        head.pointee.transferEncodings += 1
+        head.pointee.chunked = HTTPHeaders.same(text.trimmingBlanks, "chunked")
+    }
+    return .YES
+}
+
+extension String {
+    /// Without leading and trailing spaces and tabs.
+    fileprivate var trimmingBlanks: String {
+        let bytes = utf8.drop { $0 == 0x20 || $0 == 0x09 }.reversed().drop { $0 == 0x20 || $0 == 0x09 }.reversed()
+        return String(decoding: Array(bytes), as: UTF8.self)
+    }
+}
