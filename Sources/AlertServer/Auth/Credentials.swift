@@ -1,5 +1,8 @@
 import Crypto
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The admin token and the session secret: given (flags or environment), or generated at first
 /// start and kept in the data folder, readable by the owner only, so that they survive restarts.
@@ -30,12 +33,25 @@ public struct Credentials: Sendable {
             }
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             let value = Data(SymmetricKey(size: .bits256).withUnsafeBytes { Array($0) }).base64URL
-            guard FileManager.default.createFile(atPath: file.path, contents: Data((value + "\n").utf8), attributes: [.posixPermissions: 0o600])
-            else { throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: file.path]) }
+            try? FileManager.default.removeItem(at: file)  // empty: left by a start that died writing it
+            try writeOwnerOnly(value + "\n", to: file.path)
             return value
         }
         let admin = try secret(adminToken, "admin-token")
         let session = try secret(sessionSecret, "session-secret")
         return Credentials(adminToken: admin, sessionSecret: session, files: files)
+    }
+
+    /// Creates `path` with mode 0600 from its first byte (open(2) with O_EXCL: never readable by
+    /// others, not even between writing and a later chmod, and never an existing file reused).
+    private static func writeOwnerOnly(_ text: String, to path: String) throws {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: path]) }
+        defer { close(descriptor) }
+        let bytes = Array(text.utf8)
+        let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        guard written == bytes.count, fsync(descriptor) == 0 else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path])
+        }
     }
 }
