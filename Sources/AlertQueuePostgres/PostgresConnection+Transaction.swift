@@ -57,7 +57,7 @@ extension PSQLError {
 /// decoded) are rethrown as they are.
 func storeError(_ error: any Error) -> any Error {
     switch error {
-    case is QueueError, is CancellationError, is PostgresStoreError, is PostgresDecodingError:
+    case is QueueError, is CancellationError, is PostgresStoreError, is PostgresDecodingError, is BatchRunsAlone:
         return error
     case is DeadlineExceeded:
         return QueueError.unavailable("PostgreSQL did not answer in time")

@@ -72,7 +72,84 @@ extension PostgresQueueStore {
                 """,
                 "CREATE INDEX sessions_changed_by ON alertd.sessions (changed_by)",
             ]),
+        Migration(name: "createLockFunctions", statements: [lockSessionFunction, lockSessionsFunction]),
     ]
+
+    /// `alertd.lock_session(session, with_sequence, states, ticket)`: a write's first round trip.
+    /// Creates or stamps the session's row (locking it until the transaction ends, see
+    /// `lockSession`), then — in a statement of its own, so with a snapshot taken after the lock
+    /// was granted, which sees everything the previous holder committed — returns the session's
+    /// items in `states` and `ticket`, locked `FOR UPDATE`, in `ItemRow.columns` order, followed by
+    /// the database's `now()` and a fresh enqueue sequence (NULL unless asked for). With no item,
+    /// one row whose item columns are NULL carries those two.
+    static let lockSessionFunction: PostgresQuery = """
+        CREATE FUNCTION alertd.lock_session(p_session text, p_sequence boolean, p_states text[], p_ticket text)
+        RETURNS TABLE (
+            o_ticket text, o_session text, o_content text, o_priority integer, o_lane text, o_dedupe_key text,
+            o_state text, o_sequence bigint, o_enqueued_at float8, o_expires_at float8, o_deliveries integer,
+            o_lease_until float8, o_at_head boolean, o_now float8, o_next_sequence bigint)
+        LANGUAGE plpgsql VOLATILE AS $$
+        DECLARE
+            v_now float8;
+            v_next bigint;
+        BEGIN
+            INSERT INTO alertd.sessions AS s (session) VALUES (p_session)
+            ON CONFLICT (session) DO UPDATE SET changed_by = pg_current_xact_id()
+            RETURNING extract(epoch FROM now())::float8,
+                CASE WHEN p_sequence THEN nextval('alertd.item_sequence') END
+            INTO v_now, v_next;
+            RETURN QUERY
+                SELECT i.ticket, i.session, i.content::text, i.priority, i.lane, i.dedupe_key, i.state, i.sequence,
+                    i.enqueued_at, i.expires_at, i.deliveries, i.lease_until, i.at_head, v_now, v_next
+                FROM alertd.items AS i
+                WHERE i.session = p_session AND (i.state = ANY(p_states) OR i.ticket = p_ticket)
+                ORDER BY i.sequence
+                FOR UPDATE;
+            IF NOT FOUND THEN
+                RETURN QUERY SELECT NULL::text, NULL::text, NULL::text, NULL::integer, NULL::text, NULL::text,
+                    NULL::text, NULL::bigint, NULL::float8, NULL::float8, NULL::integer, NULL::float8, NULL::boolean,
+                    v_now, v_next;
+            END IF;
+        END
+        $$
+        """
+
+    /// `alertd.lock_sessions(sessions, sequences)`: the first round trip of a batch of enqueues
+    /// (`EnqueueBatcher`). `lock_session` for several sessions at once — their rows created or
+    /// stamped and locked in sorted order, so two batches sharing sessions queue up rather than
+    /// deadlock — returning their live items in `ItemRow.columns` order, then `now()` and
+    /// `sequences` fresh enqueue sequences, ascending; one row of NULL items when none is live.
+    static let lockSessionsFunction: PostgresQuery = """
+        CREATE FUNCTION alertd.lock_sessions(p_sessions text[], p_sequences integer)
+        RETURNS TABLE (
+            o_ticket text, o_session text, o_content text, o_priority integer, o_lane text, o_dedupe_key text,
+            o_state text, o_sequence bigint, o_enqueued_at float8, o_expires_at float8, o_deliveries integer,
+            o_lease_until float8, o_at_head boolean, o_now float8, o_next_sequences bigint[])
+        LANGUAGE plpgsql VOLATILE AS $$
+        DECLARE
+            v_now float8 := extract(epoch FROM now())::float8;
+            v_next bigint[];
+        BEGIN
+            INSERT INTO alertd.sessions AS s (session)
+            SELECT DISTINCT u.session FROM unnest(p_sessions) AS u(session) ORDER BY u.session
+            ON CONFLICT (session) DO UPDATE SET changed_by = pg_current_xact_id();
+            SELECT array_agg(nextval('alertd.item_sequence') ORDER BY g) INTO v_next
+            FROM generate_series(1, p_sequences) AS g;
+            RETURN QUERY
+                SELECT i.ticket, i.session, i.content::text, i.priority, i.lane, i.dedupe_key, i.state, i.sequence,
+                    i.enqueued_at, i.expires_at, i.deliveries, i.lease_until, i.at_head, v_now, v_next
+                FROM alertd.items AS i
+                WHERE i.session = ANY(p_sessions) AND i.state IN ('queued', 'presenting')
+                ORDER BY i.sequence
+                FOR UPDATE;
+            IF NOT FOUND THEN
+                RETURN QUERY SELECT NULL::text, NULL::text, NULL::text, NULL::integer, NULL::text, NULL::text,
+                    NULL::text, NULL::bigint, NULL::float8, NULL::float8, NULL::integer, NULL::float8, NULL::boolean,
+                    v_now, v_next;
+            END IF;
+        END
+        $$
+        """
 
     /// The key of the advisory lock migrations run under (`alertd` in ASCII).
     static let migrationLockKey: Int64 = 0x616c_6572_7464

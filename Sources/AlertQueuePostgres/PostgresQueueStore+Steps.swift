@@ -4,9 +4,10 @@ import Foundation
 import PostgresNIO
 
 /// The writes other than `next`. Each is one transaction that first locks the session's row of
-/// `alertd.sessions` (so writes of one session take turns, on every instance), then loads the
-/// session's live items `FOR UPDATE`, lets `QueuePolicy` decide — exactly as the SQLite store
-/// does — and writes back what changed, with a NOTIFY when something did.
+/// `alertd.sessions` (so writes of one session take turns, on every instance) and loads the
+/// session's live items `FOR UPDATE` (one round trip), lets `QueuePolicy` decide — exactly as the
+/// SQLite store does — and writes back what changed; it tells its caller whether something did,
+/// for the NOTIFY sent after the commit.
 extension PostgresQueueStore {
     /// What locking a session gives a step.
     struct SessionLock {
@@ -33,6 +34,24 @@ extension PostgresQueueStore {
         return SessionLock(databaseNow: databaseNow, sequence: next)
     }
 
+    /// `lockSession`, then the session's items in `states` and `ticket` (whatever its state),
+    /// locked for the transaction: one round trip (`alertd.lock_session`, see `lockSessionFunction`).
+    func lockAndLoad(
+        session: String, withSequence: Bool, states: [ItemState], ticket: String? = nil,
+        on connection: PostgresConnection
+    ) async throws -> (SessionLock, SessionItems) {
+        let rows = try await connection.query(
+            """
+            SELECT * FROM alertd.lock_session(\(session), \(withSequence), \(states.map(\.rawValue))::text[], \(ticket))
+            """, logger: logger
+        ).collect()
+        guard let first = rows.first else { throw PostgresStoreError.unreadableRow("locking a session returned no row") }
+        let columns = first.makeRandomAccess()
+        let lock = SessionLock(databaseNow: try columns[13].decode(Double.self), sequence: try columns[14].decode(Int64?.self))
+        let items = try rows.filter { $0.makeRandomAccess()[0].bytes != nil }.map(ItemRow.item(from:))
+        return (lock, SessionItems(session: session, items: items))
+    }
+
     /// The session's items in `states`, and `ticket` whatever its state, locked for the transaction.
     func loadLocked(
         session: String, states: [ItemState], ticket: String? = nil, on connection: PostgresConnection
@@ -46,93 +65,104 @@ extension PostgresQueueStore {
         return SessionItems(session: session, items: try await ItemRow.items(from: rows))
     }
 
-    /// Writes a step's changes: updates first (they may free a dedupe key), then inserts; then
-    /// NOTIFYs the session's change, delivered by PostgreSQL when the transaction commits.
-    func save(_ items: SessionItems, on connection: PostgresConnection) async throws {
-        guard items.hasChanges else { return }
+    /// Writes a step's changes: updates first (they may free a dedupe key), then inserts. Returns
+    /// whether there were any, which the caller NOTIFYs once committed (see `write(session:_:)`).
+    @discardableResult
+    func save(_ items: SessionItems, on connection: PostgresConnection) async throws -> Bool {
         for item in items.updated {
             try await connection.query(ItemRow.updateProgress(of: item), logger: logger)
         }
         for item in items.inserted {
             try await connection.query(try ItemRow.insert(item), logger: logger)
         }
-        try await notify(session: items.session, on: connection)
-    }
-
-    /// Tells every listener that `session` changed, once the transaction commits.
-    func notify(session: String, on connection: PostgresConnection) async throws {
-        try await connection.query("SELECT pg_notify(\(options.channel), \(session))", logger: logger)
+        return items.hasChanges
     }
 
     // MARK: - Steps
 
-    /// One enqueue. The policy finds a duplicate among the live items loaded. Should the insert
-    /// still break the unique index on live dedupe keys (a writer the load did not see), the
-    /// step is rolled back to its savepoint and answered with the item that holds the key, as a
-    /// duplicate. `seeingLiveItems: false` loads nothing, which is how tests take that path.
+    /// One enqueue: `BEGIN`, `lockAndLoad`, the insert, `COMMIT` (and the NOTIFY after it). The
+    /// policy finds a duplicate among the live items loaded. Should the insert still meet a live
+    /// item with its dedupe key (a writer the load did not see), the step writes nothing and is
+    /// answered with the item that holds the key, as a duplicate: a lone insert asks the unique
+    /// index with `ON CONFLICT DO NOTHING`; a step that also updates runs in a savepoint, rolled
+    /// back on the unique violation. `seeingLiveItems: false` loads nothing, which is how tests
+    /// take that path.
     func enqueue(
         _ new: NewItem, now: Date, seeingLiveItems: Bool = true, on connection: PostgresConnection
-    ) async throws -> EnqueueResult {
+    ) async throws -> (EnqueueResult, changed: Bool) {
         try await connection.transaction(logger: logger) { connection in
-            let lock = try await lockSession(new.session, withSequence: true, on: connection)
+            let (lock, loaded) = try await lockAndLoad(
+                session: new.session, withSequence: true, states: seeingLiveItems ? [.queued, .presenting] : [],
+                on: connection)
             let now = clock(caller: now, database: lock.databaseNow)
             guard let sequence = lock.sequence else { throw PostgresStoreError.unreadableRow("no enqueue sequence") }
             let candidate = policy.makeItem(new, ticket: QueueTicket.random(), sequence: sequence, now: now)
-            var items =
-                seeingLiveItems
-                ? try await loadLocked(session: new.session, states: [.queued, .presenting], on: connection)
-                : SessionItems(session: new.session, items: [])
+            var items = loaded
             let result = try policy.enqueue(candidate, into: &items, now: now)
-            guard result.created else {
-                try await save(items, on: connection)
-                return result
+            guard result.created else { return (result, try await save(items, on: connection)) }
+            if items.updated.isEmpty, items.inserted == [candidate] {
+                if try await insertUnlessLiveDuplicate(candidate, on: connection) { return (result, true) }
+            } else {
+                do {
+                    _ = try await connection.savepoint("enqueue", logger: logger) { connection in
+                        try await save(items, on: connection)
+                    }
+                    return (result, true)
+                } catch let error as PSQLError where error.isUniqueViolation && error.constraint == "items_live_dedupe" {}
             }
-            do {
-                try await connection.savepoint("enqueue", logger: logger) { connection in
-                    try await save(items, on: connection)
-                }
-                return result
-            } catch let error as PSQLError where error.isUniqueViolation && error.constraint == "items_live_dedupe" {
-                var items = try await loadLocked(session: new.session, states: [.queued, .presenting], on: connection)
-                let result = try policy.enqueue(candidate, into: &items, now: now)
-                guard !result.created else { throw error }
-                try await save(items, on: connection)
-                return result
-            }
+            var reloaded = try await loadLocked(session: new.session, states: [.queued, .presenting], on: connection)
+            let duplicate = try policy.enqueue(candidate, into: &reloaded, now: now)
+            guard !duplicate.created else { throw PostgresStoreError.unreadableRow("a live dedupe key held by no live item") }
+            return (duplicate, try await save(reloaded, on: connection))
         }
+    }
+
+    /// Inserts `item` unless a live item of its session has its dedupe key; whether it did.
+    private func insertUnlessLiveDuplicate(_ item: QueueItem, on connection: PostgresConnection) async throws -> Bool {
+        var insert = try ItemRow.insert(item)
+        insert.sql += """
+
+            ON CONFLICT (session, dedupe_key) WHERE state IN ('queued', 'presenting') DO NOTHING RETURNING ticket
+            """
+        return try await connection.query(insert, logger: logger).collect().count == 1
     }
 
     func ack(
         session: String, ticket: String, chain: NewItem?, now: Date, on connection: PostgresConnection
-    ) async throws -> QueueItem {
+    ) async throws -> (QueueItem, changed: Bool) {
         try await connection.transaction(logger: logger) { connection in
-            let lock = try await lockSession(session, withSequence: chain != nil, on: connection)
+            let (lock, loaded) = try await lockAndLoad(
+                session: session, withSequence: chain != nil, states: [.queued, .presenting], ticket: ticket,
+                on: connection)
             let now = clock(caller: now, database: lock.databaseNow)
-            var items = try await loadLocked(session: session, states: [.queued, .presenting], ticket: ticket, on: connection)
+            var items = loaded
             let chained = chain.map { chain in
                 policy.makeItem(chain, ticket: QueueTicket.random(), sequence: lock.sequence ?? 0, now: now)
             }
             let acknowledged = try policy.ack(ticket: ticket, chain: chained, in: &items, now: now)
-            try await save(items, on: connection)
-            return acknowledged
+            return (acknowledged, try await save(items, on: connection))
         }
     }
 
-    func cancel(session: String, ticket: String?, now: Date, on connection: PostgresConnection) async throws -> Int {
+    func cancel(
+        session: String, ticket: String?, now: Date, on connection: PostgresConnection
+    ) async throws -> (Int, changed: Bool) {
         try await connection.transaction(logger: logger) { connection in
-            let lock = try await lockSession(session, withSequence: false, on: connection)
+            let (lock, loaded) = try await lockAndLoad(
+                session: session, withSequence: false, states: [.queued, .presenting], ticket: ticket, on: connection)
             let now = clock(caller: now, database: lock.databaseNow)
-            var items = try await loadLocked(session: session, states: [.queued, .presenting], ticket: ticket, on: connection)
+            var items = loaded
             let cancelled = try policy.cancel(ticket: ticket, in: &items, now: now)
-            try await save(items, on: connection)
-            return cancelled
+            return (cancelled, try await save(items, on: connection))
         }
     }
 
     /// The listing. Read without locks first; only when time has ended leases or TTLs (the policy
     /// changed something) is it done again as a locked write, so those changes are kept, as the
     /// SQLite store keeps them.
-    func listing(session: String, now: Date, on connection: PostgresConnection) async throws -> [QueueItem] {
+    func listing(
+        session: String, now: Date, on connection: PostgresConnection
+    ) async throws -> ([QueueItem], changed: Bool) {
         let listed: [ItemState] = [.queued, .presenting, .dead]
         let rows = try await connection.query(
             """
@@ -144,32 +174,31 @@ extension PostgresQueueStore {
         if let row = rows.first { databaseNow = try row.makeRandomAccess()[13].decode(Double.self) }
         var items = SessionItems(session: session, items: try rows.map(ItemRow.item(from:)))
         let listing = policy.listing(&items, now: clock(caller: now, database: databaseNow))
-        guard items.hasChanges else { return listing }
+        guard items.hasChanges else { return (listing, false) }
         return try await connection.transaction(logger: logger) { connection in
-            let lock = try await lockSession(session, withSequence: false, on: connection)
-            var items = try await loadLocked(session: session, states: listed, on: connection)
+            let (lock, loaded) = try await lockAndLoad(
+                session: session, withSequence: false, states: listed, on: connection)
+            var items = loaded
             let listing = policy.listing(&items, now: clock(caller: now, database: lock.databaseNow))
-            try await save(items, on: connection)
-            return listing
+            return (listing, try await save(items, on: connection))
         }
     }
 
-    func hold(session: String, until: Date?, on connection: PostgresConnection) async throws {
-        try await connection.transaction(logger: logger) { connection in
-            try await connection.query(
-                """
-                INSERT INTO alertd.sessions (session, hold_until) VALUES (\(session), \(until?.timeIntervalSince1970)::float8)
-                ON CONFLICT (session) DO UPDATE SET hold_until = EXCLUDED.hold_until, changed_by = pg_current_xact_id()
-                """, logger: logger)
-            try await notify(session: session, on: connection)
-        }
+    /// Sets or releases the hold: one autocommit statement, which also stamps the session.
+    func hold(session: String, until: Date?, on connection: PostgresConnection) async throws -> ((), changed: Bool) {
+        try await connection.query(
+            """
+            INSERT INTO alertd.sessions (session, hold_until) VALUES (\(session), \(until?.timeIntervalSince1970)::float8)
+            ON CONFLICT (session) DO UPDATE SET hold_until = EXCLUDED.hold_until, changed_by = pg_current_xact_id()
+            """, logger: logger)
+        return ((), true)
     }
 
     /// An enqueue that does not see the live items, as a writer racing this one would not: only
     /// the unique index can find the duplicate. For tests of that path.
     func enqueueUnseen(_ new: NewItem, now: Date) async throws -> EnqueueResult {
         try await perform { connection in
-            try await self.enqueue(new, now: now, seeingLiveItems: false, on: connection)
+            try await self.enqueue(new, now: now, seeingLiveItems: false, on: connection).0
         }
     }
 }

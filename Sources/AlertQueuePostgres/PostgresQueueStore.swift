@@ -10,8 +10,8 @@ import Synchronization
 /// database itself: the writes of a session queue up behind a lock on its `alertd.sessions`
 /// row, `next` claims with `FOR UPDATE SKIP LOCKED`, and partial unique indexes allow one live
 /// item per dedupe key and one presenting modal and toast per session. Every write that changes
-/// a session NOTIFYs `options.channel` with the session id; `listen(_:)` hears it on every
-/// instance.
+/// a session NOTIFYs `options.channel` with the session id once it committed (`ChangeNotifier`);
+/// `listen(_:)` hears it on every instance.
 ///
 /// The owner runs the store: `run()` drives the pool and must stay running while the store is
 /// used (cancel it to close the store); `listen(_:)` runs beside it when wake-ups are wanted.
@@ -39,6 +39,10 @@ public final class PostgresQueueStore: QueueStore {
     /// The connection pool, replaced after a long outage (see `PostgresPool`).
     let pool: PostgresPool
     let logger: Logger
+    /// Sends the NOTIFYs of committed writes, batched (see `ChangeNotifier`).
+    let notifier: ChangeNotifier
+    /// Groups concurrent enqueues into one transaction each batch (see `EnqueueBatcher`).
+    let enqueues: EnqueueBatcher
     /// The migration run by the first call (or `migrate()`), shared by the calls that come
     /// meanwhile; forgotten when it fails, so the next call tries again.
     private let migration = Mutex<Task<Void, any Error>?>(nil)
@@ -70,7 +74,15 @@ public final class PostgresQueueStore: QueueStore {
         configuration.options.connectTimeout = options.connectTimeout
         configuration.options.keepAliveBehavior = .init(frequency: .seconds(10))
         configuration.options.additionalStartupParameters = Self.sessionParameters(options)
-        self.pool = PostgresPool(configuration: configuration, logger: self.logger)
+        let pool = PostgresPool(configuration: configuration, logger: self.logger)
+        self.pool = pool
+        // Two batches in flight: one commits while the next gathers and loads. More, smaller
+        // batches measured slower (each costs its round trips and a commit): 3,500/s with one or
+        // two, 2,400/s with five, 2,050/s with eight (scripts/bench-postgres.sh, 32 connections).
+        self.enqueues = EnqueueBatcher(limit: min(2, options.maximumConnections))
+        self.notifier = ChangeNotifier(
+            channel: options.channel, timeout: min(options.requestTimeout, .seconds(1)), logger: self.logger,
+            client: { pool.client })
     }
 
     /// The pool's current client.
@@ -154,6 +166,16 @@ public final class PostgresQueueStore: QueueStore {
         }
     }
 
+    /// `perform` for a step that tells whether it changed `session`: once it committed a change,
+    /// NOTIFYs it (`ChangeNotifier`), then answers.
+    func write<T: Sendable>(
+        session: String, _ body: @escaping @Sendable (PostgresConnection) async throws -> (T, changed: Bool)
+    ) async throws -> T {
+        let (value, changed) = try await perform(body)
+        if changed { await notifier.notify(session) }
+        return value
+    }
+
     /// The time a step runs at: the caller's `now`, or the database's (`now()` of the transaction,
     /// in seconds since 1970) with the database clock.
     func clock(caller now: Date, database seconds: Double) -> Date {
@@ -166,7 +188,7 @@ public final class PostgresQueueStore: QueueStore {
     // MARK: - QueueStore
 
     public func enqueue(_ item: NewItem, now: Date) async throws -> EnqueueResult {
-        try await perform { connection in try await self.enqueue(item, now: now, on: connection) }
+        try await enqueues.enqueue(item, now: now) { batch in await self.runEnqueueBatch(batch) }
     }
 
     public func next(session: String, now: Date) async throws -> QueueItem? {
@@ -174,13 +196,13 @@ public final class PostgresQueueStore: QueueStore {
     }
 
     public func ack(session: String, ticket: String, chain: NewItem?, now: Date) async throws -> QueueItem {
-        try await perform { connection in
+        try await write(session: session) { connection in
             try await self.ack(session: session, ticket: ticket, chain: chain, now: now, on: connection)
         }
     }
 
     public func items(session: String, now: Date) async throws -> [QueueItem] {
-        try await perform { connection in try await self.listing(session: session, now: now, on: connection) }
+        try await write(session: session) { connection in try await self.listing(session: session, now: now, on: connection) }
     }
 
     public func item(session: String, ticket: String) async throws -> QueueItem? {
@@ -194,13 +216,13 @@ public final class PostgresQueueStore: QueueStore {
     }
 
     public func cancel(session: String, ticket: String?, now: Date) async throws -> Int {
-        try await perform { connection in
+        try await write(session: session) { connection in
             try await self.cancel(session: session, ticket: ticket, now: now, on: connection)
         }
     }
 
     public func hold(session: String, until: Date?) async throws {
-        try await perform { connection in
+        try await write(session: session) { connection in
             try await self.hold(session: session, until: until, on: connection)
         }
     }

@@ -1,0 +1,100 @@
+import PostgresNIO
+import Synchronization
+
+/// Sends the NOTIFYs of committed writes, many sessions per statement.
+///
+/// A NOTIFY inside a write's transaction makes PostgreSQL serialize the commits of every
+/// notifying transaction (it holds a database-wide lock from before the commit record is
+/// flushed until after), which capped the store at a few thousand writes a second whatever the
+/// pool. So writes commit without one, and then hand their session here: while one statement is
+/// on its way, the sessions of the writes that commit meanwhile gather, and the next statement
+/// notifies them all (`pg_notify` once per distinct session, so listeners parse one session per
+/// payload as before) in a transaction of its own with `synchronous_commit` off — it stores
+/// nothing worth a disk flush.
+///
+/// A notification is a hint, not a record: one lost here (the database went away right after the
+/// write committed) is found by the sweep, since the write stamped its session's row in its own
+/// transaction (see `changedSessions(since:)`). So a failure is logged and swallowed, and the
+/// writer, already committed, is answered as a success.
+final class ChangeNotifier: Sendable {
+    private struct State {
+        /// Sessions waiting for the next statement, and the writers to answer once it is sent.
+        var sessions: Set<String> = []
+        var waiters: [CheckedContinuation<Void, Never>] = []
+        /// A statement is on its way (a sending task runs).
+        var sending = false
+    }
+
+    private let channel: String
+    private let timeout: Duration
+    private let logger: Logger
+    private let client: @Sendable () -> PostgresClient
+    private let state = Mutex(State())
+
+    /// Notifies on `channel` through the pool `client` gives; gives up on a statement after `timeout`.
+    init(channel: String, timeout: Duration, logger: Logger, client: @escaping @Sendable () -> PostgresClient) {
+        self.channel = channel
+        self.timeout = timeout
+        self.logger = logger
+        self.client = client
+    }
+
+    /// Notifies `session`'s change and returns once the notification is sent (or given up on), so
+    /// that a writer is answered after the listeners were told, as when NOTIFY was in its
+    /// transaction. Never throws.
+    func notify(_ session: String) async {
+        await notify(sessions: [session])
+    }
+
+    /// `notify(_:)` for several sessions at once.
+    func notify(sessions: [String]) async {
+        guard !sessions.isEmpty else { return }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let startsSending = state.withLock { state -> Bool in
+                state.sessions.formUnion(sessions)
+                state.waiters.append(continuation)
+                guard !state.sending else { return false }
+                state.sending = true
+                return true
+            }
+            if startsSending {
+                Task { await self.sendAll() }
+            }
+        }
+    }
+
+    /// Sends what gathered, again while more gathered meanwhile, then stops.
+    private func sendAll() async {
+        while true {
+            let (sessions, waiters) = state.withLock { state -> (Set<String>, [CheckedContinuation<Void, Never>]) in
+                if state.sessions.isEmpty { state.sending = false }
+                defer {
+                    state.sessions.removeAll(keepingCapacity: true)
+                    state.waiters.removeAll(keepingCapacity: true)
+                }
+                return (state.sessions, state.waiters)
+            }
+            guard !sessions.isEmpty else { return }
+            await send(Array(sessions))
+            for waiter in waiters { waiter.resume() }
+        }
+    }
+
+    /// One autocommit statement: `synchronous_commit` off for its own transaction only (a
+    /// `set_config` local to it, still in force at its commit), then one `pg_notify` per session.
+    private func send(_ sessions: [String]) async {
+        let query: PostgresQuery = """
+            SELECT set_config('synchronous_commit', 'off', true), count(pg_notify(\(channel), s))
+            FROM unnest(\(sessions)::text[]) AS s
+            """
+        do {
+            let client = client()
+            let logger = logger
+            _ = try await withDeadline(timeout) { try await client.query(query, logger: logger).collect() }
+        } catch {
+            logger.debug(
+                "queue change notification not sent; the sweep will find the change",
+                metadata: ["error": "\(error)", "sessions": "\(sessions.count)"])
+        }
+    }
+}

@@ -1,0 +1,74 @@
+import AlertQueue
+import Foundation
+import Synchronization
+
+/// Groups concurrent enqueues into batches: one transaction, one round trip to lock and load,
+/// one to insert, one commit for many callers (group commit, as the SQLite store's
+/// `WriteBatcher` does for its writes).
+///
+/// A caller that finds fewer than `limit` batches running starts one at once with whatever is
+/// waiting, so an enqueue alone is not delayed; otherwise it waits for the next batch, which
+/// starts as soon as one of the running ones ends and takes everything that gathered meanwhile.
+/// Batches that run at once may share sessions: each locks its sessions in sorted order, so they
+/// take turns rather than deadlock. Every caller is answered only after its batch committed.
+final class EnqueueBatcher: Sendable {
+    /// One enqueue waiting for its batch.
+    struct Pending: Sendable {
+        let item: NewItem
+        let now: Date
+        let answer: CheckedContinuation<EnqueueResult, any Error>
+    }
+
+    private struct State {
+        var pending: [Pending] = []
+        var running = 0
+    }
+
+    /// The most batches in flight at once (each on its own pooled connection).
+    private let limit: Int
+    /// The most enqueues in one batch.
+    private let size: Int
+    private let state = Mutex(State())
+
+    init(limit: Int, size: Int = 256) {
+        self.limit = max(limit, 1)
+        self.size = max(size, 1)
+    }
+
+    /// Queues `item` for a batch run by `run`, and returns its outcome once that batch ends.
+    /// `run` answers every `Pending` it is given, exactly once.
+    func enqueue(
+        _ item: NewItem, now: Date, run: @escaping @Sendable ([Pending]) async -> Void
+    ) async throws -> EnqueueResult {
+        try await withCheckedThrowingContinuation { continuation in
+            let batch = state.withLock { state -> [Pending]? in
+                state.pending.append(Pending(item: item, now: now, answer: continuation))
+                guard state.running < limit else { return nil }
+                state.running += 1
+                return take(from: &state)
+            }
+            if let batch {
+                Task { await self.drain(first: batch, run: run) }
+            }
+        }
+    }
+
+    /// Runs `first`, then the batches that gathered meanwhile, until none waits.
+    private func drain(first: [Pending], run: @escaping @Sendable ([Pending]) async -> Void) async {
+        var batch = first
+        while !batch.isEmpty {
+            await run(batch)
+            batch = state.withLock { state in
+                let next = take(from: &state)
+                if next.isEmpty { state.running -= 1 }
+                return next
+            }
+        }
+    }
+
+    private func take(from state: inout State) -> [Pending] {
+        let count = min(state.pending.count, size)
+        defer { state.pending.removeFirst(count) }
+        return Array(state.pending.prefix(count))
+    }
+}
