@@ -7,8 +7,10 @@
 #   4. 10,000 suspended long-polls: server memory per waiter; enqueue -> woken poll latency
 set -euo pipefail
 cd "$(dirname "$0")/.."
+echo "machine: $(nproc) cores, load average before: $(cut -d' ' -f1-3 /proc/loadavg) (figures are only comparable on an idle machine)"
 PORT=${PORT:-18282}
 DURATION=${DURATION:-5s}
+ROUNDS=${ROUNDS:-3}
 ADMIN=bench-admin-token
 work=$(mktemp -d)
 trap 'kill "$server" 2>/dev/null; wait "$server" 2>/dev/null; rm -rf "$work"' EXIT
@@ -27,25 +29,51 @@ PY
 
 ulimit -n "$(ulimit -Hn)"
 .build/release/alertd serve --host 127.0.0.1 --port "$PORT" --store "sqlite:$work/alertd.sqlite" \
-  --data-dir "$work" --admin-token "$ADMIN" >"$work/server.log" 2>&1 &
+  --data-dir "$work" --admin-token "$ADMIN" --per-client-connection-limit 0 >"$work/server.log" 2>&1 &
 server=$!
 for _ in $(seq 50); do curl -sf "http://127.0.0.1:$PORT/livez" >/dev/null && break; sleep 0.1; done
 
-echo "== enqueue, 32 connections, $DURATION"
-ADMIN=$ADMIN wrk -t2 -c32 -d"$DURATION" --latency -s scripts/bench/enqueue.lua "http://127.0.0.1:$PORT" \
-  | grep -E "Requests/sec|Latency|99%|Non-2xx|Socket errors"
+# The server's CPU time so far, in clock ticks (1/100 s): per-request CPU is steadier than
+# requests/s on a machine where something else may run.
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$server/stat"; }
+
+echo "== enqueue, 32 connections, $ROUNDS rounds of $DURATION"
+for round in $(seq "$ROUNDS"); do
+  before=$(cpu_ticks)
+  out=$(ROUND=$round ADMIN=$ADMIN wrk -t2 -c32 -d"$DURATION" --latency -s scripts/bench/enqueue.lua "http://127.0.0.1:$PORT")
+  after=$(cpu_ticks)
+  grep -E "Non-2xx|Socket errors" <<<"$out" || true
+  python3 - "$(awk '/Requests\/sec/ {print $2}' <<<"$out")" "$(awk '$1 == "99%" {print $2}' <<<"$out")" \
+    "$((after - before))" "${DURATION%s}" "$round" <<'PY'
+import sys
+rps, p99, ticks, seconds, round = float(sys.argv[1]), sys.argv[2], int(sys.argv[3]), float(sys.argv[4]), sys.argv[5]
+print(f"round {round}: {rps:,.0f} enqueues/s, p99 {p99}, server CPU {ticks * 1e4 / (rps * seconds):.0f} us per enqueue")
+PY
+done
 
 SESSIONS=${SESSIONS:-32}
 echo "== enqueue -> next -> ack cycles, $SESSIONS sessions in parallel (one keep-alive connection each), $DURATION"
 # A small C client (scripts/bench/cycle.c): one thread and epoll for every connection, so it
 # leaves the two cores to the server; wrk cannot chain a cycle's requests per connection.
 cc -O2 -o "$work/cycle" scripts/bench/cycle.c
-for i in $(seq "$SESSIONS"); do
-  token=$(curl -s -X POST -H "Authorization: Bearer $ADMIN" "http://127.0.0.1:$PORT/v1/sessions/cycle-$i/token" \
-    | python3 -c 'import json,sys; print(json.load(sys.stdin)["token"])')
-  echo "cycle-$i $token"
-done >"$work/tokens"
-"$work/cycle" 127.0.0.1 "$PORT" "${DURATION%s}" "$ADMIN" "$work/tokens"
+for round in $(seq "$ROUNDS"); do
+  # Sessions of their own each round: a cycle cut off by the end of a round leaves its alert
+  # presenting, which would hold back that session's next round.
+  for i in $(seq "$SESSIONS"); do
+    token=$(curl -s -X POST -H "Authorization: Bearer $ADMIN" "http://127.0.0.1:$PORT/v1/sessions/cycle-$round-$i/token" \
+      | python3 -c 'import json,sys; print(json.load(sys.stdin)["token"])')
+    echo "cycle-$round-$i $token"
+  done >"$work/tokens"
+  before=$(cpu_ticks)
+  out=$("$work/cycle" 127.0.0.1 "$PORT" "${DURATION%s}" "$ADMIN" "$work/tokens")
+  after=$(cpu_ticks)
+  python3 - "$out" "$((after - before))" "${DURATION%s}" "$round" <<'PY'
+import re, sys
+out, ticks, seconds, round = sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), sys.argv[4]
+rps = float(re.search(r"\(([0-9.]+) requests/s", out).group(1))
+print(f"round {round}: {out}; server CPU {ticks * 1e4 / (rps * seconds):.0f} us per request")
+PY
+done
 
 echo "== long-polls"
 PORT=$PORT ADMIN=$ADMIN PID=$server python3 scripts/bench/longpolls.py

@@ -1,5 +1,7 @@
--- wrk: enqueue distinct alerts into many sessions (so no session fills up), as the admin.
+-- wrk: enqueue distinct alerts into many sessions (each round its own, so no session fills up), as the admin.
 local admin = os.getenv("ADMIN")
+-- Keys and sessions differ from one round to the next: a later round queues new items, not duplicates.
+local round = os.getenv("ROUND") or "1"
 local threads = 0
 function setup(thread)
   threads = threads + 1
@@ -8,8 +10,8 @@ end
 local counter = 0
 function request()
   counter = counter + 1
-  local session = "bench-" .. tid .. "-" .. (counter % 5000)
-  local body = '{"alert":"app/newMessages","params":{"count":1,"sender":"s' .. counter .. '"},"dedupeKey":"k' .. counter .. '"}'
+  local session = "bench-" .. round .. "-" .. tid .. "-" .. (counter % 5000)
+  local body = '{"alert":"app/newMessages","params":{"count":1,"sender":"s' .. counter .. '"},"dedupeKey":"k' .. round .. '-' .. counter .. '"}'
   return wrk.format("POST", "/v1/sessions/" .. session .. "/queue",
     {["Authorization"] = "Bearer " .. admin, ["Content-Type"] = "application/json"}, body)
 end

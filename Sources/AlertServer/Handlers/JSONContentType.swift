@@ -22,11 +22,20 @@ enum JSONContentType {
     }
 
     /// Whether a `Content-Type` value names JSON: `application/json` or `application/…+json`.
+    /// Read byte by byte (every request with a body passes here; Foundation's trimming and
+    /// lowercasing cost more than the rest of the check).
     static func isJSON(_ value: String) -> Bool {
-        let mediaType = (value.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
-            .trimmingCharacters(in: .whitespaces).lowercased()
-        guard mediaType.hasPrefix("application/") else { return false }
-        let subtype = mediaType.dropFirst("application/".count)
-        return subtype == "json" || (subtype.hasSuffix("+json") && subtype.count > "+json".count)
+        let bytes = Array(value.utf8)
+        var end = bytes.firstIndex(of: UInt8(ascii: ";")) ?? bytes.count
+        var start = 0
+        let isBlank = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+        while start < end, isBlank(bytes[start]) { start += 1 }
+        while end > start, isBlank(bytes[end - 1]) { end -= 1 }
+        // ASCII lowercase; bytes outside ASCII letters are compared as they are.
+        let mediaType = bytes[start..<end].map { $0 >= 65 && $0 <= 90 ? $0 | 0x20 : $0 }
+        let prefix = Array("application/".utf8), json = Array("json".utf8), plusJSON = Array("+json".utf8)
+        guard mediaType.starts(with: prefix) else { return false }
+        let subtype = mediaType.dropFirst(prefix.count)
+        return subtype.elementsEqual(json) || (subtype.count > plusJSON.count && subtype.suffix(plusJSON.count).elementsEqual(plusJSON))
     }
 }
