@@ -12,16 +12,22 @@ public struct AlertService: HTTPHandler {
     ///   - catalogs: the catalogs to list and render.
     ///   - queue: the session queues' store, credentials and long-polls.
     ///   - openAPI: the bytes served at `/openapi.yaml`; by default the bundled document.
-    public init(catalogs: CatalogRegistry, queue: QueueServices, openAPI: [UInt8]? = nil) throws {
+    ///   - renderCacheSize: about how many rendered alerts (alert, parameters, locale) are kept,
+    ///     shared by the render endpoint and the queue; 0 keeps none.
+    ///   - maxAge: the `max-age` of specs and catalog listings, in seconds.
+    public init(
+        catalogs: CatalogRegistry, queue: QueueServices, openAPI: [UInt8]? = nil, renderCacheSize: Int = 4096, maxAge: Int = 300
+    ) throws {
         var router = Router()
         HealthHandlers(catalogs: catalogs, store: queue.store).register(in: &router)
         let document = try openAPI ?? Self.bundledOpenAPI()
         router.add("GET", "/openapi.yaml") { _ in
             HTTPResponse(status: 200, headers: ["Content-Type": "application/yaml"], body: document)
         }
-        CatalogHandlers(catalogs: catalogs).register(in: &router)
+        let alerts = RenderedAlerts(catalogs: catalogs, capacity: renderCacheSize)
+        try CatalogHandlers(catalogs: catalogs, alerts: alerts, maxAge: maxAge).register(in: &router)
         SpecHandlers(catalogs: catalogs).register(in: &router)
-        QueueHandlers(alerts: RenderedAlerts(catalogs: catalogs), store: queue.store, access: queue.access, polls: queue.polls, settings: queue.settings)
+        QueueHandlers(alerts: alerts, store: queue.store, access: queue.access, polls: queue.polls, settings: queue.settings)
             .register(in: &router)
         self.router = router
         self.queue = queue

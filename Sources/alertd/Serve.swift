@@ -87,6 +87,9 @@ struct Serve: ParsableCommand {
     @Option(help: "Seconds requests in flight get to finish at shutdown; ALERTD_SHUTDOWN_GRACE. (default: 10)")
     var shutdownGrace: Int?
 
+    @Option(help: "Rendered alerts kept (alert, parameters, locale), 0 for none; ALERTD_RENDER_CACHE_SIZE. (default: 4096)")
+    var renderCacheSize: Int?
+
     func run() throws {
         var settings = Settings()
         let defaults = HTTPServer.Configuration()
@@ -113,6 +116,8 @@ struct Serve: ParsableCommand {
             maxHeaderCount: settings.integer(
                 maxHeaderCount, flagName: "max-header-count", env: "ALERTD_MAX_HEADER_COUNT", default: defaults.maxHeaderCount))
         let grace = settings.integer(shutdownGrace, flagName: "shutdown-grace", env: "ALERTD_SHUTDOWN_GRACE", default: 10)
+        let renderCache = settings.integer(
+            renderCacheSize, flagName: "render-cache-size", env: "ALERTD_RENDER_CACHE_SIZE", default: 4096)
         let dataFolder = settings.string(dataDir, flagName: "data-dir", env: "ALERTD_DATA_DIR", default: "./alertd-data")
         let storeText = settings.string(store, flagName: "store", env: "ALERTD_STORE", default: "sqlite:\(dataFolder)/alertd.sqlite")
         let queueSettings = QueueSettings(
@@ -129,6 +134,7 @@ struct Serve: ParsableCommand {
 
         http.problems.forEach { settings.report($0) }
         if grace < 0 { settings.report("--shutdown-grace must not be negative, not \(grace)") }
+        if renderCache < 0 { settings.report("--render-cache-size must not be negative, not \(renderCache)") }
         if queueSettings.leaseDuration < 1 { settings.report("--lease must be at least 1 second") }
         if queueSettings.maxDeliveries < 1 { settings.report("--max-deliveries must be at least 1") }
         if queueSettings.maxQueueLength < 1 { settings.report("--max-queue-length must be at least 1") }
@@ -166,7 +172,7 @@ struct Serve: ParsableCommand {
         let opened = try OpenedStore(storeLocation, settings: queueSettings, postgres: postgresOptions)
         let queue = QueueServices(store: opened.store, credentials: credentials, settings: queueSettings)
         opened.start(polls: queue.polls)
-        let service = try AlertService(catalogs: registry, queue: queue)
+        let service = try AlertService(catalogs: registry, queue: queue, renderCacheSize: renderCache)
         let server = try HTTPServer(configuration: http, handler: service)
         let hostText = http.host.contains(":") ? "[\(http.host)]" : http.host
         say("alertd listening on http://\(hostText):\(server.port)")

@@ -47,12 +47,15 @@ struct RenderedAlerts: Sendable {
         var spec: AlertSpec
         /// `spec` encoded.
         var json: [UInt8]
+        /// The strong entity tag of `json`, quoted (see `EntityTag.strong(for:)`).
+        var etag: String
         /// Every action by the id the client acknowledges with.
         var actions: [String: AlertActionType]
 
         init(spec: AlertSpec) throws {
             self.spec = spec
             self.json = try OrderedJSONEncoder().encode(spec)
+            self.etag = EntityTag.strong(for: json)
             self.actions = Self.actions(of: spec.body)
         }
 
@@ -96,8 +99,16 @@ struct RenderedAlerts: Sendable {
         let parts = alert.split(separator: "/", maxSplits: 1).map(String.init)
         guard parts.count == 2, let catalog = catalogs[parts[0]] else { throw CatalogError.unknownCatalog(parts.first ?? alert) }
         let resolved = catalog.locale(for: locale, acceptLanguage: acceptLanguage)
-        return try renderings.value(for: RenderKey(alert: AlertKey(alert: alert, parameters: parameters), locale: resolved)) {
-            try Rendering(spec: catalog.render(type: parts[1], parameters: parameters, locale: resolved))
+        return try rendering(of: parts[1], in: catalog, parameters, locale: resolved)
+    }
+
+    /// `type` of `catalog` rendered in `locale`, already negotiated (one of the catalog's), from
+    /// the cache when it is there. The key is the same as the queue's: `catalog/type`, the
+    /// parameters as a dictionary (so their order in a query does not matter), the locale.
+    func rendering(of type: String, in catalog: any AlertCatalog, _ parameters: [String: ParameterValue], locale: String) throws -> Rendering {
+        let key = RenderKey(alert: AlertKey(alert: catalog.name + "/" + type, parameters: parameters), locale: locale)
+        return try renderings.value(for: key) {
+            try Rendering(spec: catalog.render(type: type, parameters: parameters, locale: locale))
         }
     }
 

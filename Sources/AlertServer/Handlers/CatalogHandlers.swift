@@ -2,15 +2,46 @@ import AlertCatalogs
 import AlertSpec
 import MicroHTTP
 
-/// `/v1/catalogs`, a catalog's alert types, and rendering one alert.
+/// `/v1/catalogs`, a catalog's alert types, and rendering one alert. Every answer carries an
+/// `ETag` and `Cache-Control: public, max-age=N` and honours `If-None-Match` (see
+/// `CacheableResponse`): listings are encoded once, here; renderings come from `RenderedAlerts`,
+/// the cache the queue shares, so a repeated render costs a lookup and no encoding.
 struct CatalogHandlers {
     let catalogs: CatalogRegistry
+    let alerts: RenderedAlerts
+    /// The `Cache-Control` value of every answer.
+    let cacheControl: String
+    private let list: CacheableResponse
+    private let details: [String: CacheableResponse]
+
+    /// Encodes the listings (the catalogs do not change while the server runs).
+    /// - Parameter maxAge: seconds clients and shared caches may keep an answer.
+    init(catalogs: CatalogRegistry, alerts: RenderedAlerts, maxAge: Int = 300) throws {
+        self.catalogs = catalogs
+        self.alerts = alerts
+        let cacheControl = CacheableResponse.publicCaching(maxAge: maxAge)
+        self.cacheControl = cacheControl
+        func cacheable(_ value: some Encodable) throws -> CacheableResponse {
+            let bytes = try OrderedJSONEncoder().encode(value)
+            return CacheableResponse(json: bytes, etag: EntityTag.strong(for: bytes), cacheControl: cacheControl)
+        }
+        list = try cacheable(CatalogList(
+            catalogs: catalogs.catalogs.map {
+                .init(name: $0.name, sourceLanguage: $0.sourceLanguage, locales: $0.locales, count: $0.entries.count)
+            }))
+        var details: [String: CacheableResponse] = [:]
+        for catalog in catalogs.catalogs {
+            details[catalog.name] = try cacheable(CatalogDetail(
+                name: catalog.name, sourceLanguage: catalog.sourceLanguage, locales: catalog.locales, alerts: catalog.entries))
+        }
+        self.details = details
+    }
 
     /// Query items that steer rendering; every other query item is an alert parameter.
     static let renderOptions: Set<String> = ["locale", "platform"]
     static let platforms: Set<String> = ["ios", "android"]
 
-    struct CatalogList: Encodable, ResponseGenerator {
+    struct CatalogList: Encodable {
         struct Item: Encodable {
             var name: String
             var sourceLanguage: String
@@ -20,7 +51,7 @@ struct CatalogHandlers {
         var catalogs: [Item]
     }
 
-    struct CatalogDetail: Encodable, ResponseGenerator {
+    struct CatalogDetail: Encodable {
         var name: String
         var sourceLanguage: String
         var locales: [String]
@@ -28,18 +59,12 @@ struct CatalogHandlers {
     }
 
     func register(in router: inout Router) {
-        let catalogs = self.catalogs
-        router.add("GET", "/v1/catalogs") { _ in
-            CatalogList(
-                catalogs: catalogs.catalogs.map {
-                    .init(name: $0.name, sourceLanguage: $0.sourceLanguage, locales: $0.locales, count: $0.entries.count)
-                })
-        }
+        let (catalogs, alerts, cacheControl, list, details) = (catalogs, alerts, cacheControl, list, details)
+        router.add("GET", "/v1/catalogs") { _ in list }
         router.add("GET", "/v1/catalogs/{catalog}") { request in
-            let catalog = try Self.catalog(request, in: catalogs)
-            return CatalogDetail(
-                name: catalog.name, sourceLanguage: catalog.sourceLanguage, locales: catalog.locales,
-                alerts: catalog.entries)
+            let name = request.path("catalog")
+            guard let detail = details[name] else { throw CatalogError.unknownCatalog(name) }
+            return detail
         }
         router.add("GET", "/v1/catalogs/{catalog}/alerts/{type}") { request in
             let catalog = try Self.catalog(request, in: catalogs)
@@ -50,7 +75,10 @@ struct CatalogHandlers {
             }
             let locale = catalog.locale(
                 for: try request.query("locale"), acceptLanguage: request.http.headers["Accept-Language"])
-            return try catalog.render(type: type, parameters: try Self.parameters(of: request), locale: locale)
+            let rendering = try alerts.rendering(of: type, in: catalog, try Self.parameters(of: request), locale: locale)
+            return CacheableResponse(
+                json: rendering.json, etag: rendering.etag, cacheControl: cacheControl,
+                extra: ["Content-Language": rendering.spec.locale, "Vary": "Accept-Language"])
         }
     }
 

@@ -42,10 +42,3 @@ public struct JSONResponse<Value: Encodable>: ResponseGenerator {
         return HTTPResponse(status: status, headers: headers, body: try OrderedJSONEncoder().encode(value))
     }
 }
-
-/// A rendered spec says which language it is in, and that the answer depends on the one asked.
-extension AlertSpec: ResponseGenerator {
-    public func response(for request: Request) throws -> HTTPResponse {
-        try JSONResponse(self, headers: ["Content-Language": locale, "Vary": "Accept-Language"]).response(for: request)
-    }
-}

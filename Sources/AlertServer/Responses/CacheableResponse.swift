@@ -1,0 +1,45 @@
+import MicroHTTP
+
+/// A 200 answer whose bytes and entity tag were made once (a rendered spec, a catalog listing),
+/// with `ETag` and `Cache-Control: public, max-age=N`; a request whose `If-None-Match` names the
+/// tag (weakly, in a list, or `*`) gets 304 with the same validators and caching headers and no
+/// body (RFC 9110 §13.1.2, §15.4.5).
+///
+/// ```swift
+/// let listing = CacheableResponse(json: bytes, etag: EntityTag.strong(for: bytes), maxAge: 300)
+/// router.add("GET", "/v1/catalogs") { _ in listing }
+/// ```
+struct CacheableResponse: ResponseGenerator, Sendable {
+    var body: [UInt8]
+    var etag: String
+    /// The headers of a 304: `ETag`, `Cache-Control` and the `extra` ones.
+    var notModifiedHeaders: HTTPHeaders
+    /// The headers of a 200: those of a 304 and `Content-Type`.
+    var headers: HTTPHeaders
+
+    /// - Parameters:
+    ///   - json: the body, `application/json`.
+    ///   - etag: its strong tag, quoted (see `EntityTag.strong(for:)`).
+    ///   - cacheControl: the `Cache-Control` value (see `publicCaching(maxAge:)`).
+    ///   - extra: headers both a 200 and a 304 carry (`Content-Language`, `Vary`).
+    init(json: [UInt8], etag: String, cacheControl: String, extra: HTTPHeaders = [:]) {
+        self.body = json
+        self.etag = etag
+        var notModified: HTTPHeaders = ["ETag": etag, "Cache-Control": cacheControl]
+        for field in extra { notModified.add(field.name, field.value) }
+        self.notModifiedHeaders = notModified
+        var headers = notModified
+        headers.add("Content-Type", "application/json")
+        self.headers = headers
+    }
+
+    /// `public, max-age=N`: shared caches may keep the answer `maxAge` seconds.
+    static func publicCaching(maxAge: Int) -> String { "public, max-age=\(maxAge)" }
+
+    func response(for request: Request) throws -> HTTPResponse {
+        if EntityTag.matches(request.http.headers, etag) {
+            return HTTPResponse(status: 304, headers: notModifiedHeaders)
+        }
+        return HTTPResponse(status: 200, headers: headers, body: body)
+    }
+}

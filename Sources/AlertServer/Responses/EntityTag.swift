@@ -1,0 +1,65 @@
+import Crypto
+import MicroHTTP
+
+/// Entity tags (RFC 9110 §8.8.3) for bytes served again and again, and the `If-None-Match`
+/// check (§13.1.2) that lets a client keep its copy.
+///
+/// ```swift
+/// let tag = EntityTag.strong(for: body)             // "\"3f2a…\"" (quotes included)
+/// if EntityTag.matches(request.http.headers, tag) { /* answer 304 */ }
+/// ```
+enum EntityTag {
+    /// A strong tag for `bytes`: the first 16 bytes of their SHA-256 in hex, quoted.
+    static func strong(for bytes: [UInt8]) -> String {
+        let digest = SHA256.hash(data: bytes)
+        var text = "\""
+        text.reserveCapacity(34)
+        for byte in digest.prefix(16) {
+            text.unicodeScalars.append(hexDigits[Int(byte >> 4)])
+            text.unicodeScalars.append(hexDigits[Int(byte & 0x0f)])
+        }
+        text.append("\"")
+        return text
+    }
+
+    private static let hexDigits = Array("0123456789abcdef".unicodeScalars)
+
+    /// Whether the `If-None-Match` fields of `headers` name `tag` (quoted, strong), by weak
+    /// comparison: `W/"x"` matches `"x"`; a list matches when any member does; `*` matches
+    /// anything. False when there is no such field (the condition holds: answer the body).
+    static func matches(_ headers: HTTPHeaders, _ tag: String) -> Bool {
+        for field in headers where isIfNoneMatch(field.name) {
+            if listMatches(field.value.utf8, tag.utf8) { return true }
+        }
+        return false
+    }
+
+    /// `If-None-Match`, ASCII case-insensitively, without allocating.
+    private static func isIfNoneMatch(_ name: String) -> Bool {
+        let expected = "if-none-match".utf8
+        guard name.utf8.count == expected.count else { return false }
+        return zip(name.utf8, expected).allSatisfy { ((0x41...0x5a).contains($0) ? $0 | 0x20 : $0) == $1 }
+    }
+
+    /// Scans `#entity-tag` or `*`. A member that is not an entity tag is skipped up to the next
+    /// comma, so one bad member does not hide a good one.
+    private static func listMatches(_ value: String.UTF8View, _ tag: String.UTF8View) -> Bool {
+        let bytes = Array(value)
+        var index = 0
+        let comma = UInt8(ascii: ","), quote = UInt8(ascii: "\"")
+        while index < bytes.count {
+            // Skip separators and whitespace.
+            while index < bytes.count, bytes[index] == comma || bytes[index] == 0x20 || bytes[index] == 0x09 { index += 1 }
+            guard index < bytes.count else { break }
+            if bytes[index] == UInt8(ascii: "*") { return true }
+            if bytes[index] == UInt8(ascii: "W"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "/") { index += 2 }
+            if index < bytes.count, bytes[index] == quote, let end = bytes[(index + 1)...].firstIndex(of: quote) {
+                if bytes[index...end].elementsEqual(tag) { return true }
+                index = end + 1
+            } else {
+                while index < bytes.count, bytes[index] != comma { index += 1 }
+            }
+        }
+        return false
+    }
+}
