@@ -85,28 +85,3 @@ enum ItemRow {
     }
 }
 
-/// The `content` column, the same JSON as the SQLite store writes: `{"alert": "catalog/type",
-/// "params": {…}}` or `{"spec": {…}}`.
-struct StoredContent: Codable {
-    var alert: String?
-    var params: [String: ParameterValue]?
-    var spec: SpecDraft?
-
-    static func json(_ content: QueueContent) throws -> String {
-        let stored =
-            switch content {
-            case .alert(let id, let parameters): StoredContent(alert: id, params: parameters)
-            case .spec(let draft): StoredContent(spec: draft)
-            }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(stored), as: UTF8.self)
-    }
-
-    static func content(json: String) throws -> QueueContent {
-        let stored = try JSONDecoder().decode(StoredContent.self, from: Data(json.utf8))
-        if let id = stored.alert { return .alert(id: id, parameters: stored.params ?? [:]) }
-        if let spec = stored.spec { return .spec(spec) }
-        throw PostgresStoreError.unreadableRow("stored content is neither an alert nor a spec")
-    }
-}

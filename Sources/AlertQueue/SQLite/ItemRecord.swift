@@ -111,7 +111,7 @@ extension ItemRecord {
 
     func item(contents: ContentCache) throws -> QueueItem {
         guard let lane = Lane(rawValue: lane), let state = ItemState(rawValue: state) else {
-            throw UnreadableRow(reason: "item \(ticket) has lane \(lane) and state \(state), which this version does not know")
+            throw UnreadableContent(reason: "item \(ticket) has lane \(lane) and state \(state), which this version does not know")
         }
         return QueueItem(
             ticket: ticket, session: session, content: try contents.content(json: content), priority: priority,
@@ -165,51 +165,4 @@ extension ItemRecord {
             item.state.rawValue, item.deliveries, item.leaseUntil?.timeIntervalSince1970, item.ticket,
         ])
     }
-}
-
-/// The `content` column: `{"alert": "catalog/type", "params": {…}}` or `{"spec": {…}}`. Written
-/// here rather than with `QueueContent`'s synthesized coding, so the stored form is plain JSON
-/// that other tools (and the PostgreSQL store) can read.
-struct StoredContent: Codable {
-    init(alert: String? = nil, params: [String: ParameterValue]? = nil, spec: SpecDraft? = nil) {
-        self.alert = alert
-        self.params = params
-        self.spec = spec
-    }
-
-    var alert: String?
-    var params: [String: ParameterValue]?
-    var spec: SpecDraft?
-
-    static func json(_ content: QueueContent) throws -> String {
-        let stored =
-            switch content {
-            case .alert(let id, let parameters): StoredContent(alert: id, params: parameters)
-            case .spec(let draft): StoredContent(spec: draft)
-            }
-        return String(decoding: try OrderedJSONEncoder().encode(stored), as: UTF8.self)
-    }
-
-    private enum CodingKeys: String, CodingKey { case alert, params, spec }
-
-    /// Members in a fixed order, parameters sorted by name: the same content is the same text.
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encodeIfPresent(alert, forKey: .alert)
-        try container.encodeIfPresent(params.map(ParameterList.init), forKey: .params)
-        try container.encodeIfPresent(spec, forKey: .spec)
-    }
-
-    static func content(json: String) throws -> QueueContent {
-        let stored = try JSONDecoder().decode(StoredContent.self, from: Data(json.utf8))
-        if let id = stored.alert { return .alert(id: id, parameters: stored.params ?? [:]) }
-        if let spec = stored.spec { return .spec(spec) }
-        throw UnreadableRow(reason: "stored content is neither an alert nor a spec")
-    }
-}
-
-/// A row this version cannot read (written by a newer one, or edited by hand).
-struct UnreadableRow: Error, CustomStringConvertible {
-    var reason: String
-    var description: String { "The queue database holds a row alertd cannot read: \(reason)." }
 }

@@ -1,0 +1,63 @@
+import AlertSpec
+import Foundation
+
+/// An item's content as every store keeps it: JSON text, `{"alert": "catalog/type", "params":
+/// {…}}` or `{"spec": {…}}` — plain JSON rather than `QueueContent`'s synthesized coding, so
+/// other tools can read it, and the same in SQLite and PostgreSQL.
+///
+/// ```swift
+/// let text = try StoredContent.json(.alert(id: "app/saved", parameters: [:]))   // {"alert":"app/saved","params":{}}
+/// let content = try StoredContent.content(json: text)
+/// ```
+public enum StoredContent {
+    /// The text to store: members in a fixed order, parameters sorted by name, so the same
+    /// content is always the same text.
+    public static func json(_ content: QueueContent) throws -> String {
+        let form =
+            switch content {
+            case .alert(let id, let parameters): Form(alert: id, params: parameters)
+            case .spec(let draft): Form(spec: draft)
+            }
+        return String(decoding: try OrderedJSONEncoder().encode(form), as: UTF8.self)
+    }
+
+    /// The content stored as `json`; `UnreadableContent` for text no version of alertd wrote.
+    public static func content(json: String) throws -> QueueContent {
+        let form = try JSONDecoder().decode(Form.self, from: Data(json.utf8))
+        if let id = form.alert { return .alert(id: id, parameters: form.params ?? [:]) }
+        if let spec = form.spec { return .spec(spec) }
+        throw UnreadableContent(reason: "stored content is neither an alert nor a spec")
+    }
+
+    private struct Form: Codable {
+        var alert: String?
+        var params: [String: ParameterValue]?
+        var spec: SpecDraft?
+
+        init(alert: String? = nil, params: [String: ParameterValue]? = nil, spec: SpecDraft? = nil) {
+            self.alert = alert
+            self.params = params
+            self.spec = spec
+        }
+
+        private enum CodingKeys: String, CodingKey { case alert, params, spec }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encodeIfPresent(alert, forKey: .alert)
+            try container.encodeIfPresent(params.map(ParameterList.init), forKey: .params)
+            try container.encodeIfPresent(spec, forKey: .spec)
+        }
+    }
+}
+
+/// Stored data this version cannot read (written by a newer one, or edited by hand).
+public struct UnreadableContent: Error, CustomStringConvertible {
+    public var reason: String
+
+    public init(reason: String) {
+        self.reason = reason
+    }
+
+    public var description: String { "The queue store holds data alertd cannot read: \(reason)." }
+}
