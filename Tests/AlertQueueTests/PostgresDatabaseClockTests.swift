@@ -10,7 +10,8 @@ import Testing
 /// leases to pass; they assert states, not durations.
 @Suite("PostgreSQL queue store on the database clock")
 struct PostgresDatabaseClockTests {
-    static let databaseClock = PostgresQueueStore.Options(clock: .database, maximumConnections: 2)
+    static let databaseClock = PostgresQueueStore.Options(
+        clock: .database, maximumConnections: 2, requestTimeout: .seconds(30), connectTimeout: .seconds(10))
 
     @Test("Enqueue times come from the database, not from the caller")
     func enqueueTimeIsTheDatabases() async throws {

@@ -84,15 +84,20 @@ final class PostgresTestDatabase: Sendable {
         return PostgresTestDatabase(cluster: cluster, url: try await cluster.createDatabase())
     }
 
-    /// A store on the database with its pool running (until `remove()`): caller's clock, a small pool.
+    /// A store on the database with its pool running (until `remove()`): caller's clock, a small
+    /// pool, and patient timeouts — the whole test suite runs at once on two cores, and a test
+    /// that is not about an unreachable database must not fail because the machine is busy.
     func open(
         settings: QueueSettings = QueueSettings(),
-        options: PostgresQueueStore.Options = .init(clock: .caller, maximumConnections: 4)
+        options: PostgresQueueStore.Options = PostgresTestDatabase.patient
     ) throws -> PostgresQueueStore {
         let store = try PostgresQueueStore(url: url, settings: settings, options: options)
         keep(Task { await store.run() })
         return store
     }
+
+    static let patient = PostgresQueueStore.Options(
+        clock: .caller, maximumConnections: 4, requestTimeout: .seconds(30), connectTimeout: .seconds(10))
 
     /// Keeps `task` running until `remove()` (a pool, a listener).
     func keep(_ task: Task<Void, Never>) {
