@@ -61,16 +61,6 @@ final class BoundedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         return value
     }
 
-    /// Forgets every entry (after the catalogs changed).
-    func removeAll() {
-        for shard in shards { shard.mutex.withLock { $0 = Shard() } }
-    }
-
-    /// How many entries are kept now.
-    var count: Int {
-        shards.reduce(0) { sum, shard in sum + shard.mutex.withLock { $0.young.count + $0.old.count } }
-    }
-
     private func shard(for key: Key) -> Locked {
         // `&` keeps the index non-negative whatever the hash; shard counts need not be powers of two.
         shards[(key.hashValue & Int.max) % shards.count]

@@ -112,12 +112,6 @@ struct RenderedAlerts: Sendable {
         }
     }
 
-    /// Forgets every rendering (the catalogs changed).
-    func removeAll() {
-        checks.removeAll()
-        renderings.removeAll()
-    }
-
     /// Problems found checking an alert (a `Result` failure needs an `Error`).
     struct Issues: Error {
         var issues: [SpecIssue]

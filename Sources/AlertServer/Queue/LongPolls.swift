@@ -157,7 +157,6 @@ struct MinHeap<Element: Comparable> {
     private var elements: [Element] = []
 
     var first: Element? { elements.first }
-    var count: Int { elements.count }
 
     mutating func insert(_ element: Element) {
         elements.append(element)
