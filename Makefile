@@ -22,7 +22,7 @@ VENV := .build/venv
 VENV_PACKAGES := 'jsonschema>=4.18' 'pyyaml>=6'
 ALERTD_TEST_PYTHON ?= $(CURDIR)/$(VENV)/bin/python
 
-.PHONY: run test build release deps test-deps test-venv bench-deps bench-connections bench-queue bench-postgres-deps bench-postgres clean
+.PHONY: run test test-sanitizers test-asan test-tsan build release deps test-deps test-venv bench-deps bench-connections bench-queue bench-postgres-deps bench-postgres clean
 
 # Installs the Debian packages named in $(1) that are missing (one apt-get update, only if needed).
 define apt_install
@@ -66,6 +66,26 @@ run: release
 test: test-deps test-venv
 	swift build --build-tests
 	ALERTD_TEST_PYTHON="$(ALERTD_TEST_PYTHON)" swift test --skip-build
+	$(MAKE) --no-print-directory test-sanitizers
+
+# The live-server tests (AlertServerTests: in-process servers on libmicrohttpd's threads, and
+# `alertd` children built the same way) again under AddressSanitizer and ThreadSanitizer, each
+# in a build folder of its own. Any report fails the run: ASan stops at the first error, TSan is
+# told to (halt_on_error), and both options reach the children through the environment. Locks
+# are pthread mutexes (Sources/Locking), which TSan understands; see Locked.swift.
+SANITIZED_TESTS := AlertServerTests
+test-sanitizers: test-asan test-tsan
+
+test-asan: test-deps test-venv
+	swift build --build-tests --sanitize=address --scratch-path .build-asan
+	ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/Sanitizers/lsan.supp:print_suppressions=0 \
+		ALERTD_TEST_PYTHON="$(ALERTD_TEST_PYTHON)" \
+		swift test --skip-build --sanitize=address --scratch-path .build-asan --filter '$(SANITIZED_TESTS)'
+
+test-tsan: test-deps test-venv
+	swift build --build-tests --sanitize=thread --scratch-path .build-tsan
+	TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 ALERTD_TEST_PYTHON="$(ALERTD_TEST_PYTHON)" \
+		swift test --skip-build --sanitize=thread --scratch-path .build-tsan --filter '$(SANITIZED_TESTS)'
 
 # Benchmarks are run by hand; they print figures and assert nothing.
 bench-connections: bench-deps release

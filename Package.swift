@@ -24,6 +24,12 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio", exact: "1.33.2"),
     ],
     targets: [
+        // A value behind a pthread mutex: the shared-state lock of every server module (see
+        // Locked.swift for why not Synchronization.Mutex).
+        .target(
+            name: "Locking",
+            swiftSettings: swiftSettings
+        ),
         // libmicrohttpd and a header of non-variadic wrappers. Only MicroHTTP imports it.
         .systemLibrary(
             name: "CMicroHTTPD",
@@ -32,7 +38,7 @@ let package = Package(
         ),
         .target(
             name: "MicroHTTP",
-            dependencies: ["CMicroHTTPD"],
+            dependencies: ["CMicroHTTPD", "Locking"],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -41,7 +47,7 @@ let package = Package(
         ),
         .target(
             name: "AlertCatalogs",
-            dependencies: ["AlertSpec", .product(name: "Yams", package: "Yams")],
+            dependencies: ["AlertSpec", "Locking", .product(name: "Yams", package: "Yams")],
             // Linux has no xcstrings compiler: the String Catalogs ship as they are and are read
             // at start-up.
             resources: [.copy("Resources/app.xcstrings"), .copy("Resources/onboarding.xcstrings")],
@@ -50,7 +56,7 @@ let package = Package(
         // Session queues: the semantics (QueuePolicy), the store protocol, and the SQLite store.
         .target(
             name: "AlertQueue",
-            dependencies: ["AlertSpec", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["AlertSpec", "Locking", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: swiftSettings
         ),
         // The PostgreSQL queue store, for several instances sharing the queues. A target of its own,
@@ -58,7 +64,7 @@ let package = Package(
         .target(
             name: "AlertQueuePostgres",
             dependencies: [
-                "AlertQueue", "AlertSpec", .product(name: "PostgresNIO", package: "postgres-nio"),
+                "AlertQueue", "AlertSpec", "Locking", .product(name: "PostgresNIO", package: "postgres-nio"),
                 // Only to recognise its pool's "circuit breaker tripped" error (see PostgresPool).
                 .product(name: "_ConnectionPoolModule", package: "postgres-nio"),
             ],
@@ -68,14 +74,14 @@ let package = Package(
         // target, so that every test target that needs a database can depend on it.
         .target(
             name: "PostgresTestSupport",
-            dependencies: [.product(name: "PostgresNIO", package: "postgres-nio")],
+            dependencies: ["Locking", .product(name: "PostgresNIO", package: "postgres-nio")],
             path: "Tests/PostgresTestSupport",
             swiftSettings: swiftSettings
         ),
         .target(
             name: "AlertServer",
             dependencies: [
-                "MicroHTTP", "AlertSpec", "AlertCatalogs", "AlertQueue",
+                "MicroHTTP", "AlertSpec", "AlertCatalogs", "AlertQueue", "Locking",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             resources: [.copy("Resources/openapi.yaml")],
@@ -96,18 +102,18 @@ let package = Package(
         ),
         .testTarget(
             name: "AlertCatalogsTests",
-            dependencies: ["AlertCatalogs", "AlertSpec"],
+            dependencies: ["AlertCatalogs", "AlertSpec", "Locking"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "AlertQueueTests",
-            dependencies: ["AlertQueue", "AlertSpec", "AlertQueuePostgres", "PostgresTestSupport"],
+            dependencies: ["AlertQueue", "AlertSpec", "AlertQueuePostgres", "Locking", "PostgresTestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "AlertServerTests",
             dependencies: [
-                "AlertServer", "AlertCatalogs", "AlertSpec", "AlertQueue", "MicroHTTP", "PostgresTestSupport",
+                "AlertServer", "AlertCatalogs", "AlertSpec", "AlertQueue", "Locking", "MicroHTTP", "PostgresTestSupport",
                 .product(name: "Yams", package: "Yams"),
             ],
             swiftSettings: swiftSettings

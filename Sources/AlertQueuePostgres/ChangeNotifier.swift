@@ -1,5 +1,5 @@
 import PostgresNIO
-import Synchronization
+import Locking
 
 /// Sends the NOTIFYs of committed writes, many sessions per statement.
 ///
@@ -29,7 +29,7 @@ final class ChangeNotifier: Sendable {
     private let timeout: Duration
     private let logger: Logger
     private let client: @Sendable () -> PostgresClient
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Notifies on `channel` through the pool `client` gives; gives up on a statement after `timeout`.
     init(channel: String, timeout: Duration, logger: Logger, client: @escaping @Sendable () -> PostgresClient) {

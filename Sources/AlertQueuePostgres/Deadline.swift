@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 
 /// Thrown by `withDeadline` when the body did not finish in time.
 struct DeadlineExceeded: Error {}
@@ -40,7 +40,7 @@ private final class Race<T: Sendable>: Sendable {
         var tasks: [Task<Void, Never>] = []
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     func begin(_ continuation: CheckedContinuation<T, any Error>) {
         let early = state.withLock { state in

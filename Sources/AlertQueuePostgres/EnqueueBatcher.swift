@@ -1,6 +1,6 @@
 import AlertQueue
 import Foundation
-import Synchronization
+import Locking
 
 /// Groups concurrent enqueues into batches: one transaction, one round trip to lock and load,
 /// one to insert, one commit for many callers (group commit, as the SQLite store's
@@ -28,7 +28,7 @@ final class EnqueueBatcher: Sendable {
     private let limit: Int
     /// The most enqueues in one batch.
     private let size: Int
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init(limit: Int, size: Int = 256) {
         self.limit = max(limit, 1)

@@ -1,4 +1,5 @@
 import PostgresNIO
+import Locking
 import Synchronization
 import _ConnectionPoolModule
 
@@ -16,15 +17,15 @@ import _ConnectionPoolModule
 final class PostgresPool: Sendable {
     private let configuration: PostgresClient.Configuration
     private let logger: Logger
-    private let current: Mutex<PostgresClient>
+    private let current: Locked<PostgresClient>
     /// Every client's `run()` task still going, to cancel them all when the store stops.
-    private let runs = Mutex<[Task<Void, Never>]>([])
+    private let runs = Locked<[Task<Void, Never>]>([])
     private let breakerTripped = Atomic<Bool>(false)
 
     init(configuration: PostgresClient.Configuration, logger: Logger) {
         self.configuration = configuration
         self.logger = logger
-        self.current = Mutex(PostgresClient(configuration: configuration, backgroundLogger: logger))
+        self.current = Locked(PostgresClient(configuration: configuration, backgroundLogger: logger))
     }
 
     var client: PostgresClient { current.withLock { $0 } }

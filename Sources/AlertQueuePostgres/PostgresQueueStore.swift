@@ -1,7 +1,7 @@
 import AlertQueue
 import Foundation
 import PostgresNIO
-import Synchronization
+import Locking
 
 /// Session queues in PostgreSQL, shared by every alertd instance that opens the same database.
 ///
@@ -45,7 +45,7 @@ public final class PostgresQueueStore: QueueStore {
     let enqueues: EnqueueBatcher
     /// The migration run by the first call (or `migrate()`), shared by the calls that come
     /// meanwhile; forgotten when it fails, so the next call tries again.
-    private let migration = Mutex<Task<Void, any Error>?>(nil)
+    private let migration = Locked<Task<Void, any Error>?>(nil)
 
     /// A store on the database at `url` (`postgres://user:password@host:port/database`, see
     /// `PostgresEndpoint`). Opens no connection until `run()` runs and a call needs one.

@@ -1,4 +1,5 @@
 import CMicroHTTPD
+import Locking
 import Synchronization
 
 // The C callbacks MHD calls on its worker threads. They live in an ordinary file as plain

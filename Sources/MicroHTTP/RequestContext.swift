@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 
 /// MHD's per-request state (`*con_cls`): created on the first handler call, released in the
 /// completion callback. Only the owning worker thread touches it, except `promise`, which a
@@ -13,7 +13,7 @@ final class RequestContext: @unchecked Sendable {
     /// The connection was suspended waiting for a promise.
     var suspended = false
     /// What the request's promise delivered, and whether the connection waits for it.
-    let promise = Mutex(PromiseState())
+    let promise = Locked(PromiseState())
 }
 
 /// A promise's side of a request, shared by the worker thread and whoever fulfils it.

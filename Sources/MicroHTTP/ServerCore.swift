@@ -1,4 +1,5 @@
 import CMicroHTTPD
+import Locking
 import Synchronization
 
 /// What the C callbacks reach through their context pointer: the handler, the limits, and the
@@ -8,7 +9,7 @@ final class ServerCore: Sendable {
     let limits: RequestLimits
     /// Requests between their first handler call and their completion callback.
     let inFlight = Atomic<Int>(0)
-    private let suspended = Mutex<[ObjectIdentifier: ResponsePromise]>([:])
+    private let suspended = Locked<[ObjectIdentifier: ResponsePromise]>([:])
     private let stopping = Atomic<Bool>(false)
 
     init(handler: any HTTPHandler, limits: RequestLimits) {

@@ -1,5 +1,6 @@
 import AlertSpec
 import Foundation
+import Locking
 import Synchronization
 import Testing
 

@@ -6,6 +6,7 @@ import Darwin
 import Dispatch
 import Foundation
 import PostgresTestSupport
+import Locking
 import Synchronization
 import Testing
 
@@ -40,7 +41,7 @@ struct CrashSafetyTests {
 
     /// The ledger, shared by the client threads.
     final class SharedLedger: Sendable {
-        private let ledger = Mutex(Ledger())
+        private let ledger = Locked(Ledger())
         init() {}
         func withLock<R>(_ body: (inout Ledger) -> R) -> R { ledger.withLock { body(&$0) } }
     }

@@ -9,7 +9,7 @@ import AlertSpec
 import Dispatch
 import Foundation
 import MicroHTTP
-import Synchronization
+import Locking
 import Testing
 
 // Connections: body limits, keep-alive, pipelining, many clients, checked over real sockets against the real server: MicroHTTP on libmicrohttpd
@@ -191,7 +191,7 @@ private final class Outcomes: Sendable {
         case failure(String)
     }
 
-    private let results = Mutex<[Int: Outcome]>([:])
+    private let results = Locked<[Int: Outcome]>([:])
 
     func record(_ index: Int, _ outcome: Outcome) {
         results.withLock { $0[index] = outcome }

@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 import Synchronization
 
 #if canImport(Glibc)
@@ -11,7 +12,7 @@ import Synchronization
 /// neither passing nor failing tests leave a server running or a folder behind.
 enum ClusterRegistry {
     /// Data directory → temporary folder.
-    private static let clusters = Mutex<[String: String]>([:])
+    private static let clusters = Locked<[String: String]>([:])
     private static let installed = Atomic<Bool>(false)
 
     static func register(data: String, root: String) {

@@ -1,5 +1,6 @@
 import Foundation
 import PostgresNIO
+import Locking
 import Synchronization
 
 /// A throwaway PostgreSQL cluster for tests: `initdb` and `pg_ctl` (as the `postgres` user when
@@ -25,7 +26,7 @@ public final class PostgresCluster: Sendable {
     public let dataDirectory: URL
     public let port: Int
 
-    private static let sharedCluster = Mutex<Task<PostgresCluster, any Error>?>(nil)
+    private static let sharedCluster = Locked<Task<PostgresCluster, any Error>?>(nil)
     private static let databaseCount = Atomic<Int>(0)
 
     /// The cluster every test of this process shares, started by the first call.

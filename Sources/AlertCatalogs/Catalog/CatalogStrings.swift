@@ -1,6 +1,6 @@
 import AlertSpec
 import Foundation
-import Synchronization
+import Locking
 
 /// The translation state of a built-in catalog: every key its alerts use (found by rendering
 /// every sample in every locale) and every key of its String Catalog, with each key's state in
@@ -54,7 +54,7 @@ public struct CatalogStrings: Sendable {
 /// Passes every request to a localizer and remembers which catalog keys were asked for.
 public final class KeyRecorder: Localizer {
     public let inner: any Localizer
-    public let keys = Mutex<Set<String>>([])
+    public let keys = Locked<Set<String>>([])
 
     public init(_ inner: any Localizer) { self.inner = inner }
 

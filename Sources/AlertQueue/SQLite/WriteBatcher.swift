@@ -1,5 +1,5 @@
 import GRDB
-import Synchronization
+import Locking
 
 /// Runs the store's writes: at once on the calling thread when no other write is under way,
 /// else grouped with the other waiting writes into one transaction (group commit).
@@ -32,7 +32,7 @@ final class WriteBatcher: Sendable {
     }
 
     private let writer: any DatabaseWriter
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init(writer: any DatabaseWriter) {
         self.writer = writer

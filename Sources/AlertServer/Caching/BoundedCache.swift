@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 
 /// A bounded map from keys to values that any thread may read and fill, for results that are
 /// pure functions of their key (a rendered alert, a checked alert).
@@ -19,12 +19,7 @@ final class BoundedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         var old: [Key: Value] = [:]
     }
 
-    /// A shard behind its lock (`Mutex` cannot be an array's element itself).
-    private final class Locked: Sendable {
-        let mutex = Mutex(Shard())
-    }
-
-    private let shards: [Locked]
+    private let shards: [Locked<Shard>]
     /// How many entries a shard's young generation holds before it ages.
     private let generationSize: Int
 
@@ -33,12 +28,12 @@ final class BoundedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     init(capacity: Int, shards shardCount: Int = 16) {
         let shardCount = max(1, shardCount)
         self.generationSize = max(0, capacity) / (2 * shardCount)
-        self.shards = (0..<shardCount).map { _ in Locked() }
+        self.shards = (0..<shardCount).map { _ in Locked(Shard()) }
     }
 
     /// The value cached for `key`, if any.
     func value(for key: Key) -> Value? {
-        shard(for: key).mutex.withLock { shard in
+        shard(for: key).withLock { shard in
             if let value = shard.young[key] { return value }
             guard let value = shard.old.removeValue(forKey: key) else { return nil }
             Self.insert(value, for: key, into: &shard, generationSize: generationSize)
@@ -49,7 +44,7 @@ final class BoundedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     /// Keeps `value` for `key`.
     func insert(_ value: Value, for key: Key) {
         guard generationSize > 0 else { return }
-        shard(for: key).mutex.withLock { Self.insert(value, for: key, into: &$0, generationSize: generationSize) }
+        shard(for: key).withLock { Self.insert(value, for: key, into: &$0, generationSize: generationSize) }
     }
 
     /// The value for `key`, made by `make` (outside any lock) and kept when it was not cached.
@@ -61,7 +56,7 @@ final class BoundedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         return value
     }
 
-    private func shard(for key: Key) -> Locked {
+    private func shard(for key: Key) -> Locked<Shard> {
         // `&` keeps the index non-negative whatever the hash; shard counts need not be powers of two.
         shards[(key.hashValue & Int.max) % shards.count]
     }

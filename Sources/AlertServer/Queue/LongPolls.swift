@@ -1,5 +1,5 @@
 import Dispatch
-import Synchronization
+import Locking
 
 /// Requests waiting in `GET …/next?wait=N`, with neither a thread nor a task each: a waiter is
 /// a small record (a wake-up closure and a deadline) keyed by session. An enqueue, ack, cancel
@@ -59,7 +59,7 @@ public final class LongPolls: Sendable {
         }
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     /// Checks deadlines; a Dispatch timer rather than a task, so it fires whatever the
     /// cooperative thread pool is doing. Set once in `init`; Dispatch sources are thread-safe,
     /// they are just not marked `Sendable` on Linux.

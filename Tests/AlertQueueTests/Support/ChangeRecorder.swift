@@ -1,11 +1,11 @@
 import AlertQueue
 import AlertQueuePostgres
 import Foundation
-import Synchronization
+import Locking
 
 /// Records what a store's listener hears, for tests to wait on.
 final class ChangeRecorder: Sendable {
-    private let changes = Mutex<[QueueChange]>([])
+    private let changes = Locked<[QueueChange]>([])
 
     /// Starts `store.listen` — or iterates `store.changes()` — in a task kept by `database`
     /// (stopped when it is removed).

@@ -2,7 +2,7 @@ import AlertQueue
 import AlertQueuePostgres
 import Foundation
 import PostgresTestSupport
-import Synchronization
+import Locking
 import Testing
 
 /// A kind of queue store the contract suite runs against. Adding a store is adding one entry
@@ -71,7 +71,7 @@ struct StorePlace: Sendable {
 final class PostgresTestDatabase: Sendable {
     let cluster: PostgresCluster
     let url: String
-    private let runs = Mutex<[Task<Void, Never>]>([])
+    private let runs = Locked<[Task<Void, Never>]>([])
 
     private init(cluster: PostgresCluster, url: String) {
         self.cluster = cluster

@@ -5,7 +5,7 @@ import Darwin
 #endif
 import Dispatch
 import Foundation
-import Synchronization
+import Locking
 import Testing
 
 extension AlertdProcess {
@@ -104,7 +104,7 @@ func race<Prepared, Outcome: Sendable>(
     _ count: Int, prepare: @escaping @Sendable (Int) throws -> Prepared,
     _ body: @escaping @Sendable (Int, Prepared) throws -> Outcome
 ) -> [Result<Outcome, any Error>] {
-    let outcomes = Mutex<[Int: Result<Outcome, any Error>]>([:])
+    let outcomes = Locked<[Int: Result<Outcome, any Error>]>([:])
     let ready = DispatchGroup()
     let finished = DispatchGroup()
     let start = DispatchSemaphore(value: 0)
