@@ -106,10 +106,11 @@ struct LiveQueueDocumentTests {
                 #"{"alert":"app/questionExit","ttl":0}"#, #"{"alert":"app/questionExit","dedupeKey":""}"#,
                 #"{"alert":"app/questionExit","when":"now"}"#, #"{"spec":{"kind":"hud","state":"success"},"params":{}}"#,
                 #"{"alert":"questionExit"}"#, #"{"spec":{"kind":"alert","title":"Hi"}}"#,
+                #"{"alert":"app/questionExit","priority":null}"#, #"{"alert":"app/questionExit","spec":null}"#,
             ],
-            "TokenRequest": [#"{"ttl":59}"#, #"{"ttl":7776001}"#, #"{"lifetime":60}"#],
-            "HoldRequest": [#"{"seconds":0}"#, #"{"seconds":601}"#, #"{"secs":1}"#],
-            "AckRequest": [#"{"action":1}"#, #"{"button":"ok"}"#],
+            "TokenRequest": [#"{"ttl":59}"#, #"{"ttl":7776001}"#, #"{"lifetime":60}"#, #"{"ttl":null}"#],
+            "HoldRequest": [#"{"seconds":0}"#, #"{"seconds":601}"#, #"{"secs":1}"#, #"{"seconds":null}"#],
+            "AckRequest": [#"{"action":1}"#, #"{"button":"ok"}"#, #"{"action":null}"#],
         ]
         // The server agrees (AckRequest depends on the alert acknowledged, checked elsewhere)
         try withLiveServer { port in

@@ -118,6 +118,23 @@ struct RouterTests {
         }
     }
 
+    @Test(
+        "a segment that starts with a combining mark or an emoji modifier is still a segment",
+        arguments: ["\u{1F3FB}", "\u{301}x", "\u{200D}"])
+    func routerMatchingScalars(segment: String) {
+        // Given a route with a parameter, and a segment whose first scalar would join the `/`
+        // before it into one character
+        var router = Router()
+        router.add("GET", "/a/{x}/c") { _ in HTTPResponse(status: 204) }
+
+        // When the path is matched, then the `/` still separates: the segment is the parameter
+        guard case .found(_, let parameters) = router.match(method: "GET", path: "/a/\(segment)/c") else {
+            Issue.record("no match for /a/\(segment)/c")
+            return
+        }
+        #expect(parameters == ["x": segment])
+    }
+
     private func post(_ path: String, _ body: String) -> HTTPResponse {
         service.respond(to: HTTPRequest(method: "POST", path: path, body: Array(body.utf8)))
     }

@@ -66,13 +66,15 @@ struct EnqueueRequest {
         var issues = object.keys.sorted().filter { !members.contains($0) }.map {
             SpecIssue(pointer: "/" + JSONPointer.escape($0), code: "unknown-field", message: "\"\($0)\" is not a field here.")
         }
+        // A null member is reported once, here, and otherwise read as not given.
+        issues += JSONBody.nullMembers(of: object, among: members)
         let fields = Body(object, issues: &issues)
 
         var accepted: (priority: Int, lane: Lane, dedupeKey: String)?
         var content: QueueContent?
         // An alert of the wrong type was reported already: it still says which form was meant.
         let givesAlert = object["alert"].map { !($0 is NSNull) } ?? false
-        switch (givesAlert, object["spec"]) {
+        switch (givesAlert, object["spec"].flatMap { $0 is NSNull ? nil : $0 }) {
         case (true, nil):
             guard let alert = fields.alert else { break }
             switch alerts.check(alert, fields.params ?? [:]) {

@@ -61,7 +61,9 @@ public struct Router: Sendable {
     }
 
     public func match(method: String, path: String) -> Match {
-        let parts = path.split(separator: "/", omittingEmptySubsequences: true)
+        // Split on the scalar `/`, not on characters: a combining mark or an emoji modifier right
+        // after a `/` joins it into one character, which would hide the separator (a 404).
+        let parts = path.unicodeScalars.split(separator: "/", omittingEmptySubsequences: true).map(Substring.init)
         let wanted = method == "HEAD" ? "GET" : method
         var allowed: [String] = []
         var headAllowed = false
