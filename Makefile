@@ -23,7 +23,7 @@ VENV := .build/venv
 VENV_PACKAGES := 'jsonschema>=4.18' 'pyyaml>=6' 'schemathesis>=4.32.5,<4.33'
 ALERTD_TEST_PYTHON ?= $(CURDIR)/$(VENV)/bin/python
 
-.PHONY: run test test-sanitizers test-asan test-tsan build release deps test-deps test-venv bench-deps bench-connections bench-queue bench-postgres-deps bench-postgres clean
+.PHONY: run test test-sanitizers test-asan test-tsan build release deps test-deps test-venv bench bench-deps bench-connections bench-queue bench-postgres-deps bench-postgres clean
 
 # Installs the Debian packages named in $(1) that are missing (one apt-get update, only if needed).
 define apt_install
@@ -89,6 +89,23 @@ test-tsan: test-deps test-venv
 		swift test --skip-build --sanitize=thread --scratch-path .build-tsan --filter '$(SANITIZED_TESTS)'
 
 # Benchmarks are run by hand; they print figures and assert nothing.
+# bench: alertd against nginx (the same bytes as a static file), then the queue figures. nginx
+# is installed from Debian with its service kept from starting (policy-rc.d), and the benchmark
+# starts its own on 127.0.0.1.
+BENCH_RENDER_PACKAGES := $(BENCH_PACKAGES) python3 procps
+
+bench: bench-deps release
+	$(call apt_install,$(BENCH_RENDER_PACKAGES))
+	@if ! dpkg -s nginx >/dev/null 2>&1; then \
+		guard=; \
+		if [ ! -e /usr/sbin/policy-rc.d ]; then \
+			printf '#!/bin/sh\nexit 101\n' | $(SUDO) tee /usr/sbin/policy-rc.d >/dev/null && $(SUDO) chmod 755 /usr/sbin/policy-rc.d && guard=1; \
+		fi; \
+		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq nginx; \
+		status=$$?; [ -n "$$guard" ] && $(SUDO) rm -f /usr/sbin/policy-rc.d; exit $$status; \
+	fi
+	scripts/bench.sh
+
 bench-connections: bench-deps release
 	scripts/bench-connections.sh
 

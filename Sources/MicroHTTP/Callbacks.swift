@@ -126,11 +126,21 @@ private func reject(
     return queue(core.handler.reject(failure, method: method, path: path), on: connection)
 }
 
-/// Hands a response to MHD, which copies the body (bodies are small; cached ones arrive later).
+/// Hands a response to MHD: a body of its own is copied (it is small and made for this request);
+/// shared bytes are not, MHD holds a retain of them until it destroys the response.
 func queue(_ response: HTTPResponse, on connection: OpaquePointer) -> MHD_Result {
-    let mhdResponse = response.body.withUnsafeBytes { bytes in
-        MHD_create_response_from_buffer(
-            bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), .RESPMEM_MUST_COPY)
+    let mhdResponse: OpaquePointer?
+    switch response.content {
+    case .owned(let body):
+        mhdResponse = body.withUnsafeBytes { bytes in
+            MHD_create_response_from_buffer(
+                bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), .RESPMEM_MUST_COPY)
+        }
+    case .shared(let body):
+        let retained = Unmanaged.passRetained(body).toOpaque()
+        mhdResponse = MHD_create_response_from_buffer_with_free_callback_cls(
+            body.count, body.baseAddress, microHTTPReleaseSharedBytes, retained)
+        if mhdResponse == nil { Unmanaged<SharedBytes>.fromOpaque(retained).release() }
     }
     guard let mhdResponse else { return .NO }
     defer { MHD_destroy_response(mhdResponse) }
@@ -138,4 +148,10 @@ func queue(_ response: HTTPResponse, on connection: OpaquePointer) -> MHD_Result
         _ = MHD_add_response_header(mhdResponse, field.name, field.value)
     }
     return MHD_queue_response(connection, UInt32(response.status), mhdResponse)
+}
+
+/// MHD's free callback of a response made from `SharedBytes`: drops the retain `queue` took.
+func microHTTPReleaseSharedBytes(_ cls: UnsafeMutableRawPointer?) {
+    guard let cls else { return }
+    Unmanaged<SharedBytes>.fromOpaque(cls).release()
 }

@@ -169,4 +169,30 @@ struct LiveCachingTests {
             }
         }
     }
+
+    @Test("negotiated locales are kept per Accept-Language value and stay right on every repeat")
+    func negotiationKept() throws {
+        try withLiveServer { port in
+            // Given a running server and headers that negotiate different locales
+            let client = try RawHTTPClient(port: port)
+            let cases: [(header: String, locale: String)] = [
+                ("fr-CA, fr;q=0.8", "fr"), ("zh-TW", "zh-Hant"), ("zh-CN,zh;q=0.9", "zh-Hans"),
+                ("de;q=0, ja;q=0.5, *;q=0.1", "ja"), ("xx, yy", "en"), ("*", "en"), ("ru;q=0.2, ar;q=0.9", "ar"),
+            ]
+            // When each is asked several times, interleaved (the first a miss, the rest hits)
+            for _ in 0..<3 {
+                for (header, locale) in cases {
+                    let response = try client.request(
+                        "GET", "/v1/catalogs/app/alerts/questionExit", headers: [("Accept-Language", header)])
+                    // Then each answer is in the locale its header asks for
+                    #expect(response.status == 200)
+                    #expect(response.header("Content-Language") == locale, "Accept-Language: \(header)")
+                }
+            }
+            // And ?locale= still wins over the header
+            let chosen = try client.request(
+                "GET", "/v1/catalogs/app/alerts/questionExit?locale=de", headers: [("Accept-Language", "fr")])
+            #expect(chosen.header("Content-Language") == "de")
+        }
+    }
 }

@@ -1,6 +1,7 @@
 import AlertCatalogs
 import AlertQueue
 import AlertSpec
+import MicroHTTP
 
 /// Catalog alerts rendered once and kept: an alert with given parameters in a given locale is
 /// always the same spec, so the queue checks an enqueued alert, delivers it and looks up its
@@ -10,23 +11,34 @@ import AlertSpec
 /// let alerts = RenderedAlerts(catalogs: registry)
 /// let checked = try alerts.check("app/newMessages", ["count": .integer(3), "sender": .string("Ann")]).get()
 /// let shown = try alerts.rendering("app/newMessages", parameters, locale: "fr", acceptLanguage: nil)
-/// shown.json   // the spec's bytes, as `OrderedJSONEncoder` writes them
+/// shown.json   // the spec's bytes, as `OrderedJSONEncoder` writes them, sent without a copy
 /// ```
 struct RenderedAlerts: Sendable {
     let catalogs: CatalogRegistry
     private let checks: BoundedCache<AlertKey, CheckedAlert>
     private let renderings: BoundedCache<RenderKey, Rendering>
+    private let locales: BoundedCache<LocaleKey, String>
 
     /// - Parameter capacity: about how many renderings (alert, parameters, locale) are kept.
     init(catalogs: CatalogRegistry, capacity: Int = 4096) {
         self.catalogs = catalogs
         self.checks = BoundedCache(capacity: capacity)
         self.renderings = BoundedCache(capacity: capacity)
+        self.locales = BoundedCache(capacity: Self.negotiationCapacity)
     }
+
+    /// Negotiated locales kept: clients send few distinct `Accept-Language` values.
+    static let negotiationCapacity = 1024
 
     struct AlertKey: Hashable, Sendable {
         var alert: String
         var parameters: [String: ParameterValue]
+    }
+
+    private struct LocaleKey: Hashable, Sendable {
+        var catalog: String
+        var query: String?
+        var acceptLanguage: String?
     }
 
     private struct RenderKey: Hashable, Sendable {
@@ -45,8 +57,8 @@ struct RenderedAlerts: Sendable {
     /// One alert in one locale, ready to send.
     struct Rendering: Sendable {
         var spec: AlertSpec
-        /// `spec` encoded.
-        var json: [UInt8]
+        /// `spec` encoded; every response that sends it shares these bytes.
+        var json: SharedBytes
         /// The strong entity tag of `json`, quoted (see `EntityTag.strong(for:)`).
         var etag: String
         /// Every action by the id the client acknowledges with.
@@ -54,7 +66,8 @@ struct RenderedAlerts: Sendable {
 
         init(spec: AlertSpec) throws {
             self.spec = spec
-            self.json = try OrderedJSONEncoder().encode(spec)
+            let json = try OrderedJSONEncoder().encode(spec)
+            self.json = SharedBytes(json)
             self.etag = EntityTag.strong(for: json)
             self.actions = Self.actions(of: spec.body)
         }
@@ -98,8 +111,15 @@ struct RenderedAlerts: Sendable {
     func rendering(_ alert: String, _ parameters: [String: ParameterValue], locale: String?, acceptLanguage: String?) throws -> Rendering {
         let parts = alert.split(separator: "/", maxSplits: 1).map(String.init)
         guard parts.count == 2, let catalog = catalogs[parts[0]] else { throw CatalogError.unknownCatalog(parts.first ?? alert) }
-        let resolved = catalog.locale(for: locale, acceptLanguage: acceptLanguage)
+        let resolved = self.locale(in: catalog, query: locale, acceptLanguage: acceptLanguage)
         return try rendering(of: parts[1], in: catalog, parameters, locale: resolved)
+    }
+
+    /// The locale of `catalog` negotiated from `?locale=` and `Accept-Language`, worked out once
+    /// per distinct pair (parsing and sorting the header's ranges is not free) and kept, bounded.
+    func locale(in catalog: any AlertCatalog, query: String?, acceptLanguage: String?) -> String {
+        let key = LocaleKey(catalog: catalog.name, query: query, acceptLanguage: acceptLanguage)
+        return locales.value(for: key) { catalog.locale(for: query, acceptLanguage: acceptLanguage) }
     }
 
     /// `type` of `catalog` rendered in `locale`, already negotiated (one of the catalog's), from

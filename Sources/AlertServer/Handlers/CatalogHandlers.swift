@@ -73,8 +73,8 @@ struct CatalogHandlers {
             if let platform = try request.query("platform"), !Self.platforms.contains(platform) {
                 throw APIError.badRequest("The platform \"\(platform)\" is unknown; use ios or android.")
             }
-            let locale = catalog.locale(
-                for: try request.query("locale"), acceptLanguage: request.http.headers["Accept-Language"])
+            let locale = alerts.locale(
+                in: catalog, query: try request.query("locale"), acceptLanguage: request.http.headers["Accept-Language"])
             let rendering = try alerts.rendering(of: type, in: catalog, try Self.parameters(of: request), locale: locale)
             return CacheableResponse(
                 json: rendering.json, etag: rendering.etag, cacheControl: cacheControl,

@@ -137,7 +137,7 @@ struct QueueHandlers {
     private func delivery(of item: QueueItem, for request: Request) throws -> HTTPResponse {
         let shown = try ItemRendering.rendering(
             of: item, locale: try request.query("locale"), acceptLanguage: request.http.headers["Accept-Language"], alerts: alerts)
-        var response = try uncached(Delivery(ticket: item.ticket, spec: EncodedJSON(shown.json), deliveries: item.deliveries))
+        var response = try uncached(Delivery(ticket: item.ticket, spec: EncodedJSON(shown.json.array), deliveries: item.deliveries))
             .response(for: request)
         response.headers.set("Content-Language", shown.spec.locale)
         response.headers.set("Vary", "Accept-Language")

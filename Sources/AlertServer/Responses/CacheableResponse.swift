@@ -10,7 +10,8 @@ import MicroHTTP
 /// router.add("GET", "/v1/catalogs") { _ in listing }
 /// ```
 struct CacheableResponse: ResponseGenerator, Sendable {
-    var body: [UInt8]
+    /// Sent without a copy (see `SharedBytes`).
+    var body: SharedBytes
     var etag: String
     /// The headers of a 304: `ETag`, `Cache-Control` and the `extra` ones.
     var notModifiedHeaders: HTTPHeaders
@@ -23,6 +24,10 @@ struct CacheableResponse: ResponseGenerator, Sendable {
     ///   - cacheControl: the `Cache-Control` value (see `publicCaching(maxAge:)`).
     ///   - extra: headers both a 200 and a 304 carry (`Content-Language`, `Vary`).
     init(json: [UInt8], etag: String, cacheControl: String, extra: HTTPHeaders = [:]) {
+        self.init(json: SharedBytes(json), etag: etag, cacheControl: cacheControl, extra: extra)
+    }
+
+    init(json: SharedBytes, etag: String, cacheControl: String, extra: HTTPHeaders = [:]) {
         self.body = json
         self.etag = etag
         var notModified: HTTPHeaders = ["ETag": etag, "Cache-Control": cacheControl]
