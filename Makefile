@@ -119,5 +119,16 @@ bench-postgres-deps:
 bench-postgres: bench-postgres-deps release
 	scripts/bench-postgres.sh
 
+# The container's runtime stage, proved without a Docker engine (see scripts/image-check.sh):
+# debootstrap and chroot as root; readelf (binutils) maps the binary's libraries to packages;
+# python3 finds a closed port.
+IMAGE_CHECK_PACKAGES := $(BUILD_PACKAGES) debootstrap binutils curl python3
+.PHONY: image-check image-check-deps
+image-check-deps:
+	$(call apt_install,$(IMAGE_CHECK_PACKAGES))
+
+image-check: image-check-deps
+	scripts/image-check.sh
+
 clean:
 	rm -rf .build

@@ -14,9 +14,14 @@ struct Alertd: ParsableCommand {
               alertd serve --port 8080
               alertd render app/newMessages --param count=3 --param sender=Ana
               alertd validate catalogs/
+              alertd catalog show app
+              alertd token ana-phone --ttl 3600
+              alertd healthcheck --url http://127.0.0.1:8080
+
+            Run `alertd help COMMAND` for a command's options and examples.
             """,
         version: "0.1.0",
-        subcommands: [Serve.self, Render.self, Validate.self, CatalogCommand.self],
+        subcommands: [Serve.self, Render.self, Validate.self, CatalogCommand.self, Token.self, Healthcheck.self],
         defaultSubcommand: Serve.self
     )
 }

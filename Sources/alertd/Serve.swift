@@ -33,14 +33,11 @@ struct Serve: ParsableCommand {
     @Option(help: "PostgreSQL store: seconds a store call may take before it answers 503; ALERTD_STORE_TIMEOUT. (default: 5)")
     var storeTimeout: Int?
 
-    @Option(help: "Folder for the SQLite store and generated secrets; ALERTD_DATA_DIR. (default: ./alertd-data)")
-    var dataDir: String?
+    /// `--data-dir` and `--session-secret`, shared with `alertd token`.
+    @OptionGroup var secrets: SecretOptions
 
     @Option(help: "Token for admin calls; ALERTD_ADMIN_TOKEN. (default: generated once, kept in DATA-DIR/admin-token)")
     var adminToken: String?
-
-    @Option(help: "Secret that signs session tokens; ALERTD_SESSION_SECRET. (default: generated once, kept in DATA-DIR/session-secret)")
-    var sessionSecret: String?
 
     @Option(help: "Seconds a delivered alert stays leased without an ack; ALERTD_LEASE. (default: 60)")
     var lease: Int?
@@ -118,7 +115,7 @@ struct Serve: ParsableCommand {
         let grace = settings.integer(shutdownGrace, flagName: "shutdown-grace", env: "ALERTD_SHUTDOWN_GRACE", default: 10)
         let renderCache = settings.integer(
             renderCacheSize, flagName: "render-cache-size", env: "ALERTD_RENDER_CACHE_SIZE", default: 4096)
-        let dataFolder = settings.string(dataDir, flagName: "data-dir", env: "ALERTD_DATA_DIR", default: "./alertd-data")
+        let dataFolder = secrets.dataFolder(&settings)
         let storeText = settings.string(store, flagName: "store", env: "ALERTD_STORE", default: "sqlite:\(dataFolder)/alertd.sqlite")
         let queueSettings = QueueSettings(
             leaseDuration: Double(settings.integer(lease, flagName: "lease", env: "ALERTD_LEASE", default: 60)),
@@ -129,7 +126,7 @@ struct Serve: ParsableCommand {
                 storePoolSize, flagName: "store-pool-size", env: "ALERTD_STORE_POOL_SIZE", default: 10),
             requestTimeout: .seconds(settings.integer(storeTimeout, flagName: "store-timeout", env: "ALERTD_STORE_TIMEOUT", default: 5)))
         let givenAdminToken = settings.optionalString(adminToken, env: "ALERTD_ADMIN_TOKEN")
-        let givenSecret = settings.optionalString(sessionSecret, env: "ALERTD_SESSION_SECRET")
+        let givenSecret = secrets.givenSessionSecret(settings)
         let catalogFolder = settings.optionalString(catalogs, env: "ALERTD_CATALOGS")
 
         http.problems.forEach { settings.report($0) }

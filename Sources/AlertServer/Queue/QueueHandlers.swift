@@ -14,9 +14,6 @@ struct QueueHandlers {
 
     /// The longest long-poll, in seconds.
     static let maxWait = 30
-    /// Session tokens last a day unless asked otherwise, 90 days at most.
-    static let defaultTokenLifetime = 86_400.0
-    static let maxTokenLifetime = 90 * 86_400.0
 
     func register(in router: inout Router) {
         let handlers = self
@@ -34,7 +31,7 @@ struct QueueHandlers {
     /// The session of the path: 1 to 128 letters, digits, `.`, `_`, `-` or `:`.
     static func session(of request: Request) throws -> String {
         let session = request.path("session")
-        guard (1...128).contains(session.count), session.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "._-:".contains($0)) })
+        guard SessionTokens.isSessionID(session)
         else { throw APIError.badRequest("A session id has 1 to 128 letters, digits, '.', '_', '-' or ':'.") }
         return session
     }
@@ -43,17 +40,19 @@ struct QueueHandlers {
         let session = try Self.session(of: request)
         try access.requireAdmin(request)
         struct Body: Decodable { var ttl: Double? }
-        var lifetime = Self.defaultTokenLifetime
+        var lifetime = SessionTokens.defaultLifetime
         if let ttl = try JSONBody.decode(Body.self, from: request, members: ["ttl"])?.ttl {
-            guard ttl >= 60, ttl <= Self.maxTokenLifetime else {
+            let range = SessionTokens.lifetimes
+            guard range.contains(ttl) else {
                 throw APIError.invalidRequest([
-                    SpecIssue(pointer: "/ttl", code: "out-of-range", message: "ttl is seconds from 60 to \(Int(Self.maxTokenLifetime)).")
+                    SpecIssue(
+                        pointer: "/ttl", code: "out-of-range",
+                        message: "ttl is seconds from \(Int(range.lowerBound)) to \(Int(range.upperBound)).")
                 ])
             }
             lifetime = ttl
         }
-        let expiry = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 + lifetime).rounded(.down))
-        let token = access.tokens.issue(session: session, expiry: expiry)
+        let (token, expiry) = access.tokens.issue(session: session, lifetime: lifetime)
         return uncached(IssuedToken(session: session, token: token, expiresAt: expiry.formatted(.iso8601)), status: 201)
     }
 

@@ -80,8 +80,10 @@ final class AlertdProcess {
     }
 
     /// Runs to completion (at most `limit`), collecting both streams.
-    static func run(_ arguments: [String], limit: Duration = .seconds(10)) throws -> Finished {
-        let run = try launch(arguments)
+    static func run(
+        _ arguments: [String], environment extra: [String: String] = [:], limit: Duration = .seconds(10)
+    ) throws -> Finished {
+        let run = try launch(arguments, environment: extra)
         let exited = run.waitForExit(within: limit)
         if !exited { run.kill() }
         let out = run.output.fileHandleForReading.readDataToEndOfFile()

@@ -1,0 +1,23 @@
+import Foundation
+
+/// The rules for issuing a session token, shared by `POST /v1/sessions/{session}/token` and
+/// `alertd token`: which session ids exist, how long a token may live, and its expiry.
+extension SessionTokens {
+    /// A token lasts a day unless asked otherwise.
+    public static let defaultLifetime: Double = 86_400
+    /// The lifetimes a token may be issued for, in seconds: a minute to 90 days.
+    public static let lifetimes: ClosedRange<Double> = 60...(90 * 86_400)
+
+    /// Whether `session` is a session id: 1 to 128 letters, digits, `.`, `_`, `-` or `:` (ASCII).
+    public static func isSessionID(_ session: String) -> Bool {
+        (1...128).contains(session.count)
+            && session.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "._-:".contains($0)) }
+    }
+
+    /// A token for `session` valid for `lifetime` seconds from `now` (the expiry in whole
+    /// seconds, rounded down), and that expiry.
+    public func issue(session: String, lifetime: Double, now: Date = Date()) -> (token: String, expiry: Date) {
+        let expiry = Date(timeIntervalSince1970: (now.timeIntervalSince1970 + lifetime).rounded(.down))
+        return (issue(session: session, expiry: expiry), expiry)
+    }
+}
