@@ -68,6 +68,7 @@ test: test-deps test-venv
 	swift build --build-tests
 	ALERTD_TEST_PYTHON="$(ALERTD_TEST_PYTHON)" swift test --skip-build
 	$(MAKE) --no-print-directory test-sanitizers
+	$(MAKE) --no-print-directory fuzz-short
 
 # The live-server tests (AlertServerTests: in-process servers on libmicrohttpd's threads, and
 # `alertd` children built the same way) again under AddressSanitizer and ThreadSanitizer, each
@@ -129,6 +130,17 @@ image-check-deps:
 
 image-check: image-check-deps
 	scripts/image-check.sh
+
+# libFuzzer targets (the package in Fuzz/; see scripts/fuzz.sh): FUZZ_SECONDS per target.
+# fuzz-short is the run `make test` makes.
+FUZZ_SECONDS ?= 60
+FUZZ_SHORT_SECONDS ?= 10
+.PHONY: fuzz fuzz-short
+fuzz: deps
+	scripts/fuzz.sh $(FUZZ_SECONDS)
+
+fuzz-short: deps
+	scripts/fuzz.sh $(FUZZ_SHORT_SECONDS)
 
 clean:
 	rm -rf .build

@@ -15,6 +15,9 @@ let package = Package(
         // The shared model: spec types, AlertTarget, validation. Foundation only, so an iOS app
         // can depend on it and decode specs with the server's own code.
         .library(name: "AlertSpec", targets: ["AlertSpec"]),
+        // Not API: the modules the fuzz targets drive, for the separate package in Fuzz/ (a
+        // package can only depend on another's products). Underscored so no one mistakes it.
+        .library(name: "_AlertdFuzzing", targets: ["AlertServer", "AlertCatalogs", "AlertQueue", "MicroHTTP"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),

@@ -23,6 +23,15 @@ enum RequestReader {
         return .success(request)
     }
 
+    /// One query item as libmicrohttpd hands it over (name and value percent-decoded, a bare
+    /// `?flag` without a value), or nil when either is not UTF-8 or holds a NUL byte.
+    static func queryItem(name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer?) -> (name: String, value: String?)? {
+        guard let name = text(name) else { return nil }
+        guard let value else { return (name, nil) }
+        guard let valueText = text(value) else { return nil }
+        return (name, valueText)
+    }
+
     fileprivate struct Collected {
         var query: [(name: String, value: String?)] = []
         var headers = HTTPHeaders()
@@ -32,8 +41,7 @@ enum RequestReader {
 
 /// The text of a C string of known size: nil when it is not UTF-8 or holds a NUL byte (which
 /// a C string would silently cut at: `sender=a%00b` must not read as `a`).
-private func text(_ pointer: UnsafePointer<CChar>, _ size: Int) -> String? {
-    let bytes = UnsafeRawBufferPointer(start: pointer, count: size)
+private func text(_ bytes: UnsafeRawBufferPointer) -> String? {
     guard !bytes.contains(0) else { return nil }
     return String(validating: bytes, as: UTF8.self)
 }
@@ -44,19 +52,14 @@ private func collectQueryItem(
 ) -> MHD_Result {
     guard let cls, let key else { return .YES }
     let collected = cls.assumingMemoryBound(to: RequestReader.Collected.self)
-    guard let name = text(key, keySize) else {
+    let item = RequestReader.queryItem(
+        name: UnsafeRawBufferPointer(start: key, count: keySize),
+        value: value.map { UnsafeRawBufferPointer(start: $0, count: valueSize) })
+    guard let item else {
         collected.pointee.badQuery = true
         return .NO
     }
-    var decoded: String?
-    if let value {
-        guard let valueText = text(value, valueSize) else {
-            collected.pointee.badQuery = true
-            return .NO
-        }
-        decoded = valueText
-    }
-    collected.pointee.query.append((name: name, value: decoded))
+    collected.pointee.query.append(item)
     return .YES
 }
 

@@ -1,3 +1,4 @@
+import AlertSpec
 import Foundation
 import Yams
 
@@ -72,19 +73,42 @@ enum CatalogDocument {
             problems.error(CatalogProblem.none, CatalogProblem.none, "malformed-file", "The file is not UTF-8 text.")
             return nil
         }
-        let loaded: Any?
+        let node: Yams.Node?
         do {
-            loaded = try Yams.load(yaml: text, resolver)
+            node = try Yams.compose(yaml: text, resolver)
         } catch {
             let detail = "\(error)".split(separator: "\n").first.map { ": \($0)" } ?? ""
             problems.error(CatalogProblem.none, CatalogProblem.none, "malformed-file", "The file is not valid YAML\(detail).")
             return nil
         }
+        // Yams' constructor traps on a member name that is a list or a mapping (`? [a]: b`).
+        if let node, let pointer = nonTextName(in: node) {
+            problems.error(CatalogProblem.none, pointer, "invalid-value", "A member name must be text, not a list or a mapping.")
+            return nil
+        }
         var problem: (pointer: String, message: String)?
-        guard let tree = JSONTree(yaml: loaded, problem: &problem) else {
+        guard let tree = JSONTree(yaml: node?.any, problem: &problem) else {
             problems.error(CatalogProblem.none, problem?.pointer ?? "", "invalid-value", problem?.message ?? "Unreadable YAML.")
             return nil
         }
         return tree
+    }
+
+    /// The pointer to the first mapping in `node` with a member name that is not text, or nil.
+    private static func nonTextName(in node: Yams.Node, at pointer: String = "") -> String? {
+        switch node {
+        case .mapping(let mapping):
+            for (key, value) in mapping {
+                guard let name = key.string else { return pointer }
+                if let found = nonTextName(in: value, at: pointer + "/" + JSONPointer.escape(name)) { return found }
+            }
+        case .sequence(let items):
+            for (index, item) in items.enumerated() {
+                if let found = nonTextName(in: item, at: "\(pointer)/\(index)") { return found }
+            }
+        case .scalar, .alias:
+            break
+        }
+        return nil
     }
 }

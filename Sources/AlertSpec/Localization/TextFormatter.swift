@@ -61,7 +61,7 @@ public enum TextFormatter {
         case (.integer(let value), "f"):
             return symbols.localize(fixed(Double(value), digits: placeholder.precision ?? 6), grouping: grouped)
         case (.number(let value), "d"), (.number(let value), "i"), (.number(let value), "u"):
-            return symbols.localize(String(Int(value.rounded(.towardZero))), grouping: grouped)
+            return symbols.localize(fixed(value.rounded(.towardZero), digits: 0), grouping: grouped)
         case (.integer(let value), "d"), (.integer(let value), "i"), (.integer(let value), "u"):
             return symbols.localize(String(value), grouping: grouped)
         case (.string(let value), _): return value
@@ -71,18 +71,38 @@ public enum TextFormatter {
         }
     }
 
+    /// `value` with `digits` fraction digits, as `%.Nf` writes it, for any finite value: the
+    /// fraction digits an Int64 can carry with the whole part are computed, the rest are zeros
+    /// (a Double has no more), and a whole part past Int64 comes from Swift's shortest form.
     private static func fixed(_ value: Double, digits: Int) -> String {
         guard value.isFinite else { return String(value) }
-        let scale = (0..<min(digits, 15)).reduce(1.0) { result, _ in result * 10 }
+        func power(_ exponent: Int) -> Double { (0..<exponent).reduce(1.0) { result, _ in result * 10 } }
+        var kept = min(digits, 15)
+        while kept > 0, (abs(value) * power(kept)).rounded() >= 0x1p63 { kept -= 1 }
+        let scale = power(kept)
         let scaled = (abs(value) * scale).rounded()
+        let zeros = String(repeating: "0", count: digits - kept)
+        let sign = value < 0 && scaled != 0 ? "-" : ""
+        guard scaled < 0x1p63 else {
+            return sign + wholeDigits(abs(value).rounded()) + (digits > 0 ? "." + zeros : "")
+        }
         let whole = Int64(scaled / scale)
-        var text = (value < 0 && scaled != 0 ? "-" : "") + String(whole)
+        var text = sign + String(whole)
         if digits > 0 {
-            let fraction = Int64(scaled - Double(whole) * scale)
-            let digitsText = String(fraction)
-            text += "." + String(repeating: "0", count: max(0, digits - digitsText.count)) + digitsText
+            let fraction = kept > 0 ? String(max(0, Int64(scaled - Double(whole) * scale))) : ""
+            text += "." + String(repeating: "0", count: max(0, kept - fraction.count)) + fraction + zeros
         }
         return text
+    }
+
+    /// The decimal digits of a whole number past Int64, from its shortest form: `1e+19` →
+    /// `10000000000000000000`, `1.2345678901234568e+20` → `123456789012345680000`.
+    private static func wholeDigits(_ value: Double) -> String {
+        let parts = value.description.split(separator: "e")
+        guard parts.count == 2, let exponent = Int(parts[1]) else { return value.description }
+        let mantissa = parts[0].split(separator: ".", maxSplits: 1)
+        let fraction = mantissa.count == 2 ? mantissa[1] : ""
+        return String(mantissa[0]) + fraction + String(repeating: "0", count: max(0, exponent - fraction.count))
     }
 
     private struct Placeholder {
