@@ -11,7 +11,8 @@ import Testing
 @Suite("PostgreSQL queue store on the database clock")
 struct PostgresDatabaseClockTests {
     static let databaseClock = PostgresQueueStore.Options(
-        clock: .database, maximumConnections: 2, requestTimeout: .seconds(30), connectTimeout: .seconds(10))
+        clock: .database, maximumConnections: 2, requestTimeout: .seconds(30), reachabilityTimeout: .seconds(10),
+        connectTimeout: .seconds(10))
 
     @Test("Enqueue times come from the database, not from the caller")
     func enqueueTimeIsTheDatabases() async throws {

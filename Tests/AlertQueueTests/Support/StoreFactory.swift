@@ -97,7 +97,8 @@ final class PostgresTestDatabase: Sendable {
     }
 
     static let patient = PostgresQueueStore.Options(
-        clock: .caller, maximumConnections: 4, requestTimeout: .seconds(30), connectTimeout: .seconds(10))
+        clock: .caller, maximumConnections: 4, requestTimeout: .seconds(30), reachabilityTimeout: .seconds(10),
+        connectTimeout: .seconds(10))
 
     /// Keeps `task` running until `remove()` (a pool, a listener).
     func keep(_ task: Task<Void, Never>) {
