@@ -5,7 +5,8 @@
 #   scripts/fuzz.sh [SECONDS] [TARGET...]     SECONDS per target (default 60); all targets by default
 #
 # What a run finds goes under Fuzz/.build/ (ignored by git): the grown corpus in corpus/<target>
-# (kept, so the next run goes on from there), each target's log in logs/, and a crashing input
+# (kept, so the next run goes on from there; every run first replays it, so delete it if it grows
+# large enough to slow a short run), each target's log in logs/, and a crashing input
 # in crashes/<target>/. The script prints the executions of each target and exits non-zero if
 # any target crashed (a trap, a sanitizer report, a timeout or running out of memory), with the
 # command that reproduces it. A crash fixed: keep its input as a seed in Fuzz/Corpus/<target>
@@ -64,9 +65,9 @@ for target in "${targets[@]}"; do
     line="$line, FAILED (exit $status)"
     failed+=("$target")
     echo "-- $target failed; the end of its log:"
-    grep -v '^#[0-9]' "$log" | tail -40
+    grep -v '^#[0-9]' "$log" | tail -60
     if [ -n "$input" ]; then
-      echo "-- the input is in $input; reproduce with:"
+      echo "-- the input is in $input; reproduce from the repository root with:"
       echo "   SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0 $bin/$target $input"
     fi
   fi

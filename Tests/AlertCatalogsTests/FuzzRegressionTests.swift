@@ -41,6 +41,22 @@ struct CatalogFileFuzzRegressionTests {
         #expect(problems.first?.message == "A member name must be text, not a list or a mapping.")
     }
 
+    @Test("a YAML file whose aliases stand for 10^8 values is refused, not expanded")
+    func billionLaughs() throws {
+        // Given eight lines of anchors, each list repeating the one before ten times (10^8 values)
+        var lines = [#"a: &a ["x", "x", "x", "x", "x", "x", "x", "x", "x", "x"]"#]
+        for (previous, name) in zip("abcdefg", "bcdefgh") {
+            lines.append("\(name): &\(name) [" + Array(repeating: "*\(previous)", count: 10).joined(separator: ", ") + "]")
+        }
+
+        // When the file is loaded
+        let problems = try problems("laughs.yaml", lines.joined(separator: "\n"))
+
+        // Then it is refused at once
+        #expect(problems.map(\.code) == ["invalid-value"])
+        #expect(problems.first?.message.contains("more than 100000 values") == true)
+    }
+
     @Test("a YAML member name that reads as a boolean or null is still text")
     func scalarMemberNames() throws {
         // Given a catalog whose examples are keyed by names YAML reads as a boolean and as null

@@ -81,12 +81,12 @@ enum CatalogDocument {
             problems.error(CatalogProblem.none, CatalogProblem.none, "malformed-file", "The file is not valid YAML\(detail).")
             return nil
         }
-        // Yams' constructor traps on a member name that is a list or a mapping (`? [a]: b`).
-        if let node, let pointer = nonTextName(in: node) {
-            problems.error(CatalogProblem.none, pointer, "invalid-value", "A member name must be text, not a list or a mapping.")
+        var problem: (pointer: String, message: String)?
+        if let node { problem = unreadable(node) }
+        if let problem {
+            problems.error(CatalogProblem.none, problem.pointer, "invalid-value", problem.message)
             return nil
         }
-        var problem: (pointer: String, message: String)?
         guard let tree = JSONTree(yaml: node?.any, problem: &problem) else {
             problems.error(CatalogProblem.none, problem?.pointer ?? "", "invalid-value", problem?.message ?? "Unreadable YAML.")
             return nil
@@ -94,21 +94,37 @@ enum CatalogDocument {
         return tree
     }
 
-    /// The pointer to the first mapping in `node` with a member name that is not text, or nil.
-    private static func nonTextName(in node: Yams.Node, at pointer: String = "") -> String? {
-        switch node {
-        case .mapping(let mapping):
-            for (key, value) in mapping {
-                guard let name = key.string else { return pointer }
-                if let found = nonTextName(in: value, at: pointer + "/" + JSONPointer.escape(name)) { return found }
+    /// Values a YAML file may hold, counting each time an alias repeats one: ten lines of
+    /// anchors and aliases can stand for a billion values.
+    static let maxYAMLValues = 100_000
+
+    /// What Yams must not construct from `node`: a member name that is a list or a mapping
+    /// (`? [a]: b`; its constructor traps on it), or more than `maxYAMLValues` values.
+    private static func unreadable(_ node: Yams.Node) -> (pointer: String, message: String)? {
+        var budget = maxYAMLValues
+        func check(_ node: Yams.Node, at pointer: String) -> (pointer: String, message: String)? {
+            budget -= 1
+            guard budget >= 0 else {
+                return ("", "The file holds more than \(maxYAMLValues) values, counting each repeat of an alias.")
             }
-        case .sequence(let items):
-            for (index, item) in items.enumerated() {
-                if let found = nonTextName(in: item, at: "\(pointer)/\(index)") { return found }
+            switch node {
+            case .mapping(let mapping):
+                for (key, value) in mapping {
+                    guard let name = key.string else { return (pointer, "A member name must be text, not a list or a mapping.") }
+                    if let found = check(value, at: pointer + "/" + JSONPointer.escape(name)) { return found }
+                }
+            case .sequence(let items):
+                for (index, item) in items.enumerated() {
+                    if let found = check(item, at: "\(pointer)/\(index)") { return found }
+                }
+            case .alias:
+                // The parser resolves aliases; the constructor would trap on one left.
+                return (pointer, "An alias that was not resolved.")
+            case .scalar:
+                break
             }
-        case .scalar, .alias:
-            break
+            return nil
         }
-        return nil
+        return check(node, at: "")
     }
 }
