@@ -95,6 +95,7 @@ let package = Package(
             dependencies: [
                 "AlertServer", "AlertCatalogs", "AlertSpec", "AlertQueue", "AlertQueuePostgres", "MicroHTTP",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Yams", package: "Yams"),  // the --config file
             ],
             swiftSettings: swiftSettings
         ),

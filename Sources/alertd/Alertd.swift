@@ -8,10 +8,12 @@ struct Alertd: ParsableCommand {
         commandName: "alertd",
         abstract: "Tells mobile apps which popup to show, in which language, and when.",
         discussion: """
-            Every serve option has an environment twin (ALERTD_PORT for --port, …); the flag wins.
+            Every serve option has an environment twin (ALERTD_PORT for --port, …) and a line in the \
+            --config file (port: 8080); the flag wins, then the variable, then the file.
 
             Examples:
               alertd serve --port 8080
+              alertd serve --config /etc/alertd/alertd.yaml --print-config
               alertd render app/newMessages --param count=3 --param sender=Ana
               alertd validate catalogs/
               alertd catalog show app

@@ -10,7 +10,8 @@ struct Healthcheck: ParsableCommand {
         abstract: "Exit 0 when a running alertd says it is ready (GET /readyz), else 1 with the reason.",
         discussion: """
             Without --url it asks the server this configuration describes: \
-            http://ALERTD_HOST:ALERTD_PORT/readyz (defaults 127.0.0.1 and 8080; a server listening on \
+            http://HOST:PORT/readyz, from ALERTD_HOST and ALERTD_PORT or the --config file's host and \
+            port (defaults 127.0.0.1 and 8080; a server listening on \
             0.0.0.0 or :: is asked on the loopback). Ready means 200; a 503 prints the problem's \
             detail (the store cannot be reached…), and so does no answer within --timeout.
 
@@ -23,6 +24,8 @@ struct Healthcheck: ParsableCommand {
     @Option(help: "The URL to ask; one without a path asks its /readyz. (default: from ALERTD_HOST and ALERTD_PORT)")
     var url: String?
 
+    @OptionGroup var config: ConfigOption
+
     @Option(help: "Seconds to wait for the whole answer.")
     var timeout: Double = 3
 
@@ -34,7 +37,7 @@ struct Healthcheck: ParsableCommand {
     }
 
     func run() throws {
-        var settings = Settings()
+        var settings = config.settings()
         let defaults = HTTPServer.Configuration()
         let target =
             url

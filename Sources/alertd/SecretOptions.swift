@@ -15,13 +15,16 @@ struct SecretOptions: ParsableArguments {
     @Option(help: "Secret that signs session tokens; ALERTD_SESSION_SECRET. (default: generated once, kept in DATA-DIR/\(Credentials.sessionSecretFile))")
     var sessionSecret: String?
 
-    /// The data folder: the flag, else `ALERTD_DATA_DIR`, else `./alertd-data`.
+    /// The data folder: the flag, else `ALERTD_DATA_DIR`, else the configuration file's, else `./alertd-data`.
     func dataFolder(_ settings: inout Settings) -> String {
         settings.string(dataDir, flagName: "data-dir", env: "ALERTD_DATA_DIR", default: Self.defaultDataFolder)
     }
 
-    /// The session secret given by the flag or `ALERTD_SESSION_SECRET`; nil means the data folder's.
-    func givenSessionSecret(_ settings: Settings) -> String? {
-        settings.optionalString(sessionSecret, env: "ALERTD_SESSION_SECRET")
+    /// The session secret given by the flag, `ALERTD_SESSION_SECRET` or the configuration file;
+    /// nil means the data folder's.
+    func givenSessionSecret(_ settings: inout Settings) -> String? {
+        settings.optionalString(
+            sessionSecret, flagName: "session-secret", env: "ALERTD_SESSION_SECRET", secret: true,
+            unset: "generated once, kept in DATA-DIR/\(Credentials.sessionSecretFile)")
     }
 }

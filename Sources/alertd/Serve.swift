@@ -15,8 +15,20 @@ struct Serve: ParsableCommand {
             Stops cleanly on SIGINT or SIGTERM: no new connections, requests in flight finish
             (up to --shutdown-grace seconds), exit status 0.
 
-            Example: ALERTD_PORT=9090 alertd serve --host 127.0.0.1
+            Each setting is a flag, an ALERTD_* variable (ALERTD_PORT for --port, …) or a line of \
+            the --config file (`port: 9090`), in that precedence. --print-config shows the result \
+            and where each value came from, secrets hidden.
+
+            Examples:
+              ALERTD_PORT=9090 alertd serve --host 127.0.0.1
+              alertd serve --config /etc/alertd/alertd.yaml
+              alertd serve --config /etc/alertd/alertd.yaml --print-config
             """)
+
+    @OptionGroup var config: ConfigOption
+
+    @Flag(help: "Print the effective settings (secrets hidden) as a config file, and exit.")
+    var printConfig = false
 
     @Option(help: "Address to listen on; ALERTD_HOST. (default: 127.0.0.1)")
     var host: String?
@@ -88,7 +100,7 @@ struct Serve: ParsableCommand {
     var renderCacheSize: Int?
 
     func run() throws {
-        var settings = Settings()
+        var settings = config.settings()
         let defaults = HTTPServer.Configuration()
         let http = HTTPServer.Configuration(
             host: settings.string(host, flagName: "host", env: "ALERTD_HOST", default: defaults.host),
@@ -116,7 +128,9 @@ struct Serve: ParsableCommand {
         let renderCache = settings.integer(
             renderCacheSize, flagName: "render-cache-size", env: "ALERTD_RENDER_CACHE_SIZE", default: 4096)
         let dataFolder = secrets.dataFolder(&settings)
-        let storeText = settings.string(store, flagName: "store", env: "ALERTD_STORE", default: "sqlite:\(dataFolder)/alertd.sqlite")
+        let storeText = settings.string(
+            store, flagName: "store", env: "ALERTD_STORE", default: "sqlite:\(dataFolder)/alertd.sqlite",
+            show: { "'\(StoreLocation.redacted($0).replacing("'", with: "''"))'" })
         let queueSettings = QueueSettings(
             leaseDuration: Double(settings.integer(lease, flagName: "lease", env: "ALERTD_LEASE", default: 60)),
             maxDeliveries: settings.integer(maxDeliveries, flagName: "max-deliveries", env: "ALERTD_MAX_DELIVERIES", default: 5),
@@ -125,9 +139,13 @@ struct Serve: ParsableCommand {
             maximumConnections: settings.integer(
                 storePoolSize, flagName: "store-pool-size", env: "ALERTD_STORE_POOL_SIZE", default: 10),
             requestTimeout: .seconds(settings.integer(storeTimeout, flagName: "store-timeout", env: "ALERTD_STORE_TIMEOUT", default: 5)))
-        let givenAdminToken = settings.optionalString(adminToken, env: "ALERTD_ADMIN_TOKEN")
-        let givenSecret = secrets.givenSessionSecret(settings)
-        let catalogFolder = settings.optionalString(catalogs, env: "ALERTD_CATALOGS")
+        let givenAdminToken = settings.optionalString(
+            adminToken, flagName: "admin-token", env: "ALERTD_ADMIN_TOKEN", secret: true,
+            unset: "generated once, kept in DATA-DIR/\(Credentials.adminTokenFile)")
+        let givenSecret = secrets.givenSessionSecret(&settings)
+        let catalogFolder = settings.optionalString(
+            catalogs, flagName: "catalogs", env: "ALERTD_CATALOGS", unset: "the built-in catalogs only")
+        settings.reportUnknownFileSettings()
 
         http.problems.forEach { settings.report($0) }
         if grace < 0 { settings.report("--shutdown-grace must not be negative, not \(grace)") }
@@ -137,6 +155,11 @@ struct Serve: ParsableCommand {
         if queueSettings.maxQueueLength < 1 { settings.report("--max-queue-length must be at least 1") }
         if postgresOptions.maximumConnections < 1 { settings.report("--store-pool-size must be at least 1") }
         if postgresOptions.requestTimeout < .seconds(1) { settings.report("--store-timeout must be at least 1 second") }
+        if printConfig, settings.problems.isEmpty {
+            // Before anything is created or opened: showing the settings changes nothing.
+            say(settings.printed)
+            return
+        }
         do {
             try FileManager.default.createDirectory(atPath: dataFolder, withIntermediateDirectories: true)
         } catch {

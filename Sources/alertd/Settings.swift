@@ -1,44 +1,145 @@
 import Foundation
 
-/// Resolves each setting from its flag, then its `ALERTD_*` environment twin, then its default,
-/// collecting one line per bad value so that start-up reports them all at once.
+/// Resolves each setting from its flag, then its `ALERTD_*` environment twin, then the
+/// configuration file, then its default; collects one line per bad value so that start-up
+/// reports them all at once, and remembers where each value came from for `--print-config`.
 struct Settings {
-    private let environment: [String: String]
-    private(set) var problems: [String] = []
+    /// Where a setting's value came from.
+    enum Source: Equatable, CustomStringConvertible {
+        case flag(String)
+        case environment(String)
+        case file(String)
+        case fallback
 
-    init(environment: [String: String] = ProcessInfo.processInfo.environment) {
-        self.environment = environment
-    }
-
-    /// A flag's value, else its environment twin parsed with `parse`, else `fallback`.
-    mutating func value<T>(
-        _ flag: T?, flagName: String, env name: String, default fallback: T, expected: String,
-        parse: (String) -> T?
-    ) -> T {
-        if let flag { return flag }
-        guard let text = environment[name], !text.isEmpty else { return fallback }
-        guard let value = parse(text) else {
-            problems.append("\(name) (--\(flagName)): expected \(expected), got \"\(text)\"")
-            return fallback
+        var description: String {
+            switch self {
+            case .flag(let name): "--\(name)"
+            case .environment(let name): name
+            case .file(let path): path
+            case .fallback: "default"
+            }
         }
-        return value
     }
 
-    mutating func string(_ flag: String?, flagName: String, env name: String, default fallback: String) -> String {
-        value(flag, flagName: flagName, env: name, default: fallback, expected: "text") { $0 }
+    /// One resolved setting, as `--print-config` shows it.
+    struct Resolved {
+        let name: String
+        /// The value as YAML (a quoted string, a number, `~` for none); nil for a secret.
+        let value: String?
+        let source: Source
+        /// What an unset setting means (its default is worked out at start), if anything.
+        let note: String?
+    }
+
+    private let environment: [String: String]
+    private let file: ConfigFile?
+    private(set) var problems: [String] = []
+    private(set) var resolved: [Resolved] = []
+
+    init(environment: [String: String] = ProcessInfo.processInfo.environment, file: (file: ConfigFile, problems: [String])? = nil) {
+        self.environment = environment
+        self.file = file?.file
+        problems = file?.problems ?? []
+    }
+
+    /// A flag's value, else its environment twin, else the configuration file's, each parsed
+    /// with `parse`, else `fallback`. `show` writes the value for `--print-config` (passwords
+    /// hidden); a `secret` is never shown.
+    mutating func value<T>(
+        _ flag: T?, flagName: String, env name: String, default fallback: T, expected: String, secret: Bool = false,
+        show: ((T) -> String)? = nil, parse: (String) -> T?
+    ) -> T {
+        func record(_ value: T, _ source: Source) -> T {
+            let text = secret ? nil : show.map { $0(value) } ?? Self.yaml(value)
+            resolved.append(Resolved(name: flagName, value: text, source: source, note: nil))
+            return value
+        }
+        if let flag { return record(flag, .flag(flagName)) }
+        if let text = environment[name], !text.isEmpty {
+            if let value = parse(text) { return record(value, .environment(name)) }
+            problems.append("\(name) (--\(flagName)): expected \(expected), got \(secret ? "a bad value" : "\"\(text)\"")")
+        } else if let file, let text = file.values[flagName] {
+            if let value = parse(text) { return record(value, .file(file.path)) }
+            problems.append("\(file.path): \(flagName): expected \(expected), got \(secret ? "a bad value" : "\"\(text)\"")")
+        }
+        return record(fallback, .fallback)
+    }
+
+    mutating func string(
+        _ flag: String?, flagName: String, env name: String, default fallback: String, show: ((String) -> String)? = nil
+    ) -> String {
+        value(flag, flagName: flagName, env: name, default: fallback, expected: "text", show: show) { $0 }
     }
 
     mutating func integer(_ flag: Int?, flagName: String, env name: String, default fallback: Int) -> Int {
         value(flag, flagName: flagName, env: name, default: fallback, expected: "a whole number") { Int($0) }
     }
 
-    /// A setting with no default: the flag, else its environment twin, else nil. (Through
-    /// `value` a nil flag would arrive as `.some(nil)` and hide the environment.)
-    func optionalString(_ flag: String?, env name: String) -> String? {
-        if let flag { return flag }
-        guard let text = environment[name], !text.isEmpty else { return nil }
-        return text
+    /// A setting with no default: the flag, else its environment twin, else the file's, else
+    /// nil — which `unset` explains in `--print-config`. (Through `value` a nil flag would
+    /// arrive as `.some(nil)` and hide the others.)
+    mutating func optionalString(
+        _ flag: String?, flagName: String, env name: String, secret: Bool = false, unset: String
+    ) -> String? {
+        func record(_ value: String?, _ source: Source) -> String? {
+            let text = value == nil ? "~" : secret ? nil : Self.yaml(value!)
+            resolved.append(Resolved(name: flagName, value: text, source: source, note: value == nil ? unset : nil))
+            return value
+        }
+        if let flag { return record(flag, .flag(flagName)) }
+        if let text = environment[name], !text.isEmpty { return record(text, .environment(name)) }
+        if let file, let text = file.values[flagName] { return record(text, .file(file.path)) }
+        return record(nil, .fallback)
     }
 
     mutating func report(_ problem: String) { problems.append(problem) }
+
+    /// Reports each setting of the configuration file that nothing asked for: a misspelt or
+    /// unknown name must stop start-up, not be ignored. Call it once every setting is resolved.
+    mutating func reportUnknownFileSettings() {
+        guard let file else { return }
+        let known = Set(resolved.map(\.name))
+        for name in file.values.keys.sorted() where !known.contains(name) {
+            let near = known.filter { Self.distance($0, name) <= 2 }.sorted().first
+            problems.append("\(file.path): unknown setting \(name)" + (near.map { " (did you mean \($0)?)" } ?? ""))
+        }
+    }
+
+    /// The effective configuration as a YAML document that `--config` reads back: one line per
+    /// setting with its source; secrets as comments, never their value.
+    var printed: String {
+        let width = resolved.map { $0.name.count + ($0.value?.count ?? 10) + 2 }.max() ?? 0
+        var lines = ["# alertd: effective settings (flag > ALERTD_* variable > --config file > default)"]
+        for setting in resolved {
+            let assignment = setting.value.map { "\(setting.name): \($0)" } ?? "# \(setting.name): (hidden)"
+            let padding = String(repeating: " ", count: max(1, width + 2 - assignment.count))
+            var comment = "# \(setting.source)"
+            if let note = setting.note { comment += ": \(note)" }
+            lines.append(assignment + padding + comment)
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// A value as YAML: numbers as they are, text single-quoted (so `~`, `yes` or `08` stay text).
+    private static func yaml<T>(_ value: T) -> String {
+        guard let text = value as? String else { return "\(value)" }
+        return "'" + text.replacing("'", with: "''") + "'"
+    }
+
+    /// Edit distance, for "did you mean".
+    private static func distance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        if a.isEmpty { return b.count }
+        var row = Array(0...b.count)
+        for i in 1...a.count {
+            var previous = row[0]
+            row[0] = i
+            for j in stride(from: 1, through: b.count, by: 1) {
+                let current = row[j]
+                row[j] = min(row[j] + 1, row[j - 1] + 1, previous + (a[i - 1] == b[j - 1] ? 0 : 1))
+                previous = current
+            }
+        }
+        return row[b.count]
+    }
 }

@@ -42,7 +42,7 @@ enum StoreLocation: Equatable, CustomStringConvertible {
 
     /// `text` for a message: what looks like a URL's password (between `://user:` and `@`) hidden,
     /// in case a URL with a mistyped scheme was given.
-    private static func redacted(_ text: String) -> String {
+    static func redacted(_ text: String) -> String {
         guard let scheme = text.range(of: "://"), let at = text[scheme.upperBound...].lastIndex(of: "@"),
             let colon = text[scheme.upperBound..<at].firstIndex(of: ":")
         else { return text }

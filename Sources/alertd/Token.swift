@@ -8,9 +8,9 @@ struct Token: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Print a session token for an app, signed with the server's session secret.",
         discussion: """
-            The secret is the one serve uses: --session-secret or ALERTD_SESSION_SECRET, else the \
-            file DATA-DIR/\(Credentials.sessionSecretFile) that serve generated (give the server's \
-            --data-dir or ALERTD_DATA_DIR, and run as its user: the file is owner-only). Makes no \
+            The secret is the one serve uses: --session-secret, ALERTD_SESSION_SECRET or the \
+            --config file's session-secret, else the file DATA-DIR/\(Credentials.sessionSecretFile) \
+            that serve generated (give the server's --config, or its --data-dir or ALERTD_DATA_DIR, and run as its user: the file is owner-only). Makes no \
             secret of its own: with none to read, it says so and exits 1.
 
             Prints the token alone on standard output. It opens SESSION's next, ack, hold and \
@@ -33,6 +33,8 @@ struct Token: ParsableCommand {
 
     @OptionGroup var secrets: SecretOptions
 
+    @OptionGroup var config: ConfigOption
+
     func validate() throws {
         guard SessionTokens.isSessionID(session) else {
             throw ValidationError("a session id has 1 to 128 letters, digits, '.', '_', '-' or ':', not \"\(session)\"")
@@ -44,9 +46,9 @@ struct Token: ParsableCommand {
     }
 
     func run() throws {
-        var settings = Settings()
+        var settings = config.settings()
         let folder = URL(fileURLWithPath: secrets.dataFolder(&settings))
-        let given = secrets.givenSessionSecret(settings)
+        let given = secrets.givenSessionSecret(&settings)
         guard settings.problems.isEmpty else {
             for problem in settings.problems { printError("alertd token: \(problem)") }
             throw ExitCode(2)
