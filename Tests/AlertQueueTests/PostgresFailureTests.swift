@@ -90,11 +90,14 @@ struct PostgresFailureTests {
         }
     }
 
-    /// `body`'s result, tried again (up to `attempts` times) while the store answers 503: for
+    /// `body`'s result, tried again (for up to `limit`) while the store answers 503: for
     /// the steps around an outage that are not what a test is about, which the impatient
     /// options' 2 s timeouts would fail on a machine busy with the rest of the suite.
-    static func retrying<T>(attempts: Int = 15, _ body: () async throws -> T) async throws -> T {
-        for _ in 1..<attempts {
+    static func retrying<T>(for limit: Duration = .seconds(30), _ body: () async throws -> T) async throws -> T {
+        // Bounded by time, not by tries: while a fresh or restarted cluster on a loaded machine
+        // takes seconds to accept connections, each try fails fast (15 tries once ran out).
+        let deadline = ContinuousClock.now + limit
+        while ContinuousClock.now < deadline {
             do {
                 return try await body()
             } catch let error as QueueError where error.status == 503 {
