@@ -10,7 +10,7 @@ public struct OrderedJSONEncoder: Sendable {
 
     public func encode<T: Encodable>(_ value: T) throws -> [UInt8] {
         let root = JSONNode()
-        try root.store(value, codingPath: [])
+        try root.store(value, codingPath: { [] })
         var output: [UInt8] = []
         output.reserveCapacity(512)
         root.write(to: &output)
@@ -41,9 +41,15 @@ public struct EncodedJSON: Encodable, Sendable, Hashable {
 }
 
 /// One value being built. Containers share nodes by reference, as the Encoder protocol expects.
+/// Scalars are kept as they are and written once, at the end, straight into the output.
 final class JSONNode {
     enum Content {
         case empty
+        case null
+        case string(String)
+        case integer(Int)
+        case bool(Bool)
+        /// Bytes already JSON: an `EncodedJSON`, a number.
         case literal([UInt8])
         case object([(key: String, node: JSONNode)])
         case array([JSONNode])
@@ -51,17 +57,24 @@ final class JSONNode {
 
     var content: Content = .empty
 
-    /// Stores `value`, with fast paths for the scalars specs are made of.
-    func store<T: Encodable>(_ value: T, codingPath: [any CodingKey]) throws {
+    init() {}
+
+    init(_ content: Content) {
+        self.content = content
+    }
+
+    /// Stores `value`, with fast paths for the scalars specs are made of. `codingPath` is made
+    /// only when it is needed: for a value that encodes itself, or for an error.
+    func store<T: Encodable>(_ value: T, codingPath: () -> [any CodingKey]) throws {
         switch value {
-        case let string as String: content = .literal(JSONNode.quoted(string))
+        case let string as String: content = .string(string)
         case let encoded as EncodedJSON: content = .literal(encoded.bytes)
-        case let bool as Bool: content = .literal(Array((bool ? "true" : "false").utf8))
-        case let int as Int: content = .literal(Array(String(int).utf8))
+        case let bool as Bool: content = .bool(bool)
+        case let int as Int: content = .integer(int)
         case let double as Double: content = .literal(try JSONNode.number(double, codingPath))
         case let float as Float: content = .literal(try JSONNode.number(Double(float), codingPath))
         default:
-            try value.encode(to: NodeEncoder(node: self, codingPath: codingPath))
+            try value.encode(to: NodeEncoder(node: self, codingPath: codingPath()))
             if case .empty = content { content = .object([]) }
         }
     }
@@ -84,33 +97,41 @@ final class JSONNode {
         content = .array(elements)
     }
 
+    var count: Int {
+        if case .array(let elements) = content { return elements.count }
+        return 0
+    }
+
     func write(to output: inout [UInt8]) {
         switch content {
-        case .empty: output.append(contentsOf: "null".utf8)
+        case .empty, .null: output.append(contentsOf: "null".utf8)
+        case .string(let string): JSONNode.writeQuoted(string, to: &output)
+        case .integer(let int): output.append(contentsOf: String(int).utf8)
+        case .bool(let bool): output.append(contentsOf: (bool ? "true" : "false").utf8)
         case .literal(let bytes): output.append(contentsOf: bytes)
         case .object(let members):
             output.append(UInt8(ascii: "{"))
-            for (index, member) in members.enumerated() {
+            for index in members.indices {
                 if index > 0 { output.append(UInt8(ascii: ",")) }
-                output.append(contentsOf: JSONNode.quoted(member.key))
+                JSONNode.writeQuoted(members[index].key, to: &output)
                 output.append(UInt8(ascii: ":"))
-                member.node.write(to: &output)
+                members[index].node.write(to: &output)
             }
             output.append(UInt8(ascii: "}"))
         case .array(let elements):
             output.append(UInt8(ascii: "["))
-            for (index, element) in elements.enumerated() {
+            for index in elements.indices {
                 if index > 0 { output.append(UInt8(ascii: ",")) }
-                element.write(to: &output)
+                elements[index].write(to: &output)
             }
             output.append(UInt8(ascii: "]"))
         }
     }
 
-    static func number(_ value: Double, _ codingPath: [any CodingKey]) throws -> [UInt8] {
+    static func number(_ value: Double, _ codingPath: () -> [any CodingKey]) throws -> [UInt8] {
         guard value.isFinite else {
             throw EncodingError.invalidValue(
-                value, .init(codingPath: codingPath, debugDescription: "JSON has no form for \(value)"))
+                value, .init(codingPath: codingPath(), debugDescription: "JSON has no form for \(value)"))
         }
         if value == value.rounded(), abs(value) < 1e15 { return Array(String(Int64(value)).utf8) }
         return Array(String(value).utf8)
@@ -118,23 +139,38 @@ final class JSONNode {
 
     /// A JSON string literal: quotes, backslashes and control characters escaped, the rest as is.
     static func quoted(_ string: String) -> [UInt8] {
-        var output: [UInt8] = [UInt8(ascii: "\"")]
-        output.reserveCapacity(string.utf8.count + 2)
-        for byte in string.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): output.append(contentsOf: [0x5C, 0x22])
-            case UInt8(ascii: "\\"): output.append(contentsOf: [0x5C, 0x5C])
-            case 0x0A: output.append(contentsOf: [0x5C, UInt8(ascii: "n")])
-            case 0x0D: output.append(contentsOf: [0x5C, UInt8(ascii: "r")])
-            case 0x09: output.append(contentsOf: [0x5C, UInt8(ascii: "t")])
-            case 0..<0x20:
-                let hex: [UInt8] = Array("0123456789abcdef".utf8)
-                output.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
-            default: output.append(byte)
-            }
-        }
-        output.append(UInt8(ascii: "\""))
+        var output: [UInt8] = []
+        writeQuoted(string, to: &output)
         return output
+    }
+
+    /// Appends `string` as a JSON string literal: runs of bytes that need no escape are copied
+    /// whole.
+    static func writeQuoted(_ string: String, to output: inout [UInt8]) {
+        var string = string
+        string.withUTF8 { bytes in
+            output.reserveCapacity(output.count + bytes.count + 2)
+            output.append(UInt8(ascii: "\""))
+            var runStart = 0
+            for index in bytes.indices {
+                let byte = bytes[index]
+                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+                runStart = index + 1
+                switch byte {
+                case UInt8(ascii: "\""): output.append(contentsOf: [0x5C, 0x22])
+                case UInt8(ascii: "\\"): output.append(contentsOf: [0x5C, 0x5C])
+                case 0x0A: output.append(contentsOf: [0x5C, UInt8(ascii: "n")])
+                case 0x0D: output.append(contentsOf: [0x5C, UInt8(ascii: "r")])
+                case 0x09: output.append(contentsOf: [0x5C, UInt8(ascii: "t")])
+                default:
+                    let hex = Array("0123456789abcdef".utf8)
+                    output.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
+                }
+            }
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
+            output.append(UInt8(ascii: "\""))
+        }
     }
 }
 
@@ -162,11 +198,16 @@ private struct ObjectContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     let node: JSONNode
     let codingPath: [any CodingKey]
 
-    func encodeNil(forKey key: Key) throws { node.set(key.stringValue, JSONNode()) }
+    func encodeNil(forKey key: Key) throws { node.set(key.stringValue, JSONNode(.null)) }
+
+    // The scalars specs are made of, without a cast or a coding path each.
+    func encode(_ value: String, forKey key: Key) throws { node.set(key.stringValue, JSONNode(.string(value))) }
+    func encode(_ value: Bool, forKey key: Key) throws { node.set(key.stringValue, JSONNode(.bool(value))) }
+    func encode(_ value: Int, forKey key: Key) throws { node.set(key.stringValue, JSONNode(.integer(value))) }
 
     func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
         let child = JSONNode()
-        try child.store(value, codingPath: codingPath + [key])
+        try child.store(value, codingPath: { codingPath + [key] })
         node.set(key.stringValue, child)
     }
 
@@ -196,16 +237,18 @@ private struct ObjectContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
 private struct ArrayContainer: UnkeyedEncodingContainer {
     let node: JSONNode
     let codingPath: [any CodingKey]
-    var count: Int {
-        if case .array(let elements) = node.content { return elements.count }
-        return 0
-    }
+    var count: Int { node.count }
 
-    mutating func encodeNil() throws { node.append(JSONNode()) }
+    mutating func encodeNil() throws { node.append(JSONNode(.null)) }
+
+    mutating func encode(_ value: String) throws { node.append(JSONNode(.string(value))) }
+    mutating func encode(_ value: Bool) throws { node.append(JSONNode(.bool(value))) }
+    mutating func encode(_ value: Int) throws { node.append(JSONNode(.integer(value))) }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
         let child = JSONNode()
-        try child.store(value, codingPath: codingPath + [AnyCodingKey("\(count)")])
+        let index = count
+        try child.store(value, codingPath: { [codingPath] in codingPath + [AnyCodingKey("\(index)")] })
         node.append(child)
     }
 
@@ -232,6 +275,9 @@ private struct SingleContainer: SingleValueEncodingContainer {
     let node: JSONNode
     let codingPath: [any CodingKey]
 
-    mutating func encodeNil() throws { node.content = .literal(Array("null".utf8)) }
-    mutating func encode<T: Encodable>(_ value: T) throws { try node.store(value, codingPath: codingPath) }
+    mutating func encodeNil() throws { node.content = .null }
+    mutating func encode(_ value: String) throws { node.content = .string(value) }
+    mutating func encode(_ value: Bool) throws { node.content = .bool(value) }
+    mutating func encode(_ value: Int) throws { node.content = .integer(value) }
+    mutating func encode<T: Encodable>(_ value: T) throws { try node.store(value, codingPath: { [codingPath] in codingPath }) }
 }
