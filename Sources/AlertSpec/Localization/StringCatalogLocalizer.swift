@@ -69,6 +69,8 @@ public struct StringCatalogLocalizer: Localizer {
         var value: String?
         var plural: [PluralCategory: String]
         var substitutions: [String: Substitution]
+        /// `selector(in: main)`, worked out once: finding it parses the pattern.
+        private var mainSelector: Int?
 
         struct Substitution: Sendable {
             var argNum: Int
@@ -82,6 +84,7 @@ public struct StringCatalogLocalizer: Localizer {
             substitutions = (localization.substitutions ?? [:]).mapValues {
                 Substitution(argNum: $0.argNum, specifier: $0.formatSpecifier, plural: Self.forms($0.variations))
             }
+            mainSelector = plural.isEmpty ? nil : selector(in: main)
         }
 
         private static func forms(_ variations: StringCatalog.Variations?) -> [PluralCategory: String] {
@@ -109,7 +112,7 @@ public struct StringCatalogLocalizer: Localizer {
         /// The pattern for these arguments: plural form chosen, substitutions expanded.
         func pattern(for arguments: [FormatArgument], locale: String) -> String {
             var pattern = value ?? main
-            if !plural.isEmpty, let position = selector(in: main), position < arguments.count {
+            if let position = mainSelector, position < arguments.count {
                 pattern = plural[PluralRules.category(of: arguments[position], locale: locale)] ?? main
             }
             return expand(pattern, arguments: arguments, locale: locale)

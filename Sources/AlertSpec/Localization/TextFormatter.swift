@@ -10,27 +10,25 @@ public enum TextFormatter {
         var output = ""
         var next = 0
         var index = format.startIndex
+        var text = index  // the start of the text not yet copied: copied in runs, not by Character
+        let symbols = NumberSymbols(locale: locale)
         while index < format.endIndex {
-            let character = format[index]
-            guard character == "%" else {
-                output.append(character)
+            guard format[index] == "%", let placeholder = Placeholder.parse(format, at: format.index(after: index)) else {
                 index = format.index(after: index)
                 continue
             }
-            guard let placeholder = Placeholder.parse(format, at: format.index(after: index)) else {
-                output.append(character)
-                index = format.index(after: index)
-                continue
-            }
+            output += format[text..<index]
             index = placeholder.end
+            text = index
             if placeholder.conversion == "%" {
                 output.append("%")
                 continue
             }
             let position = placeholder.position ?? next
             next = position + 1
-            output += position < arguments.count ? render(arguments[position], placeholder, NumberSymbols(locale: locale)) : ""
+            output += position < arguments.count ? render(arguments[position], placeholder, symbols) : ""
         }
+        output += format[text...]
         return output
     }
 
