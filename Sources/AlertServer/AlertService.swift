@@ -24,7 +24,7 @@ public struct AlertService: HTTPHandler {
         router.add("GET", "/openapi.yaml") { _ in
             HTTPResponse(status: 200, headers: ["Content-Type": "application/yaml"], body: document)
         }
-        let alerts = RenderedAlerts(catalogs: catalogs, capacity: renderCacheSize)
+        let alerts = RenderedAlerts(catalogs: catalogs, capacity: renderCacheSize, maxAge: maxAge)
         try CatalogHandlers(catalogs: catalogs, alerts: alerts, maxAge: maxAge).register(in: &router)
         SpecHandlers(catalogs: catalogs).register(in: &router)
         QueueHandlers(alerts: alerts, store: queue.store, access: queue.access, polls: queue.polls, settings: queue.settings)
@@ -42,8 +42,9 @@ public struct AlertService: HTTPHandler {
     }
 
     public func handle(_ http: HTTPRequest) -> HTTPReply {
-        guard case .found(.later(let handler), let parameters) = router.match(method: http.method, path: http.path) else {
-            return .respond(respond(to: http))
+        let match = router.match(method: http.method, path: http.path)
+        guard case .found(.later(let handler), let parameters) = match else {
+            return .respond(respond(to: http, match))
         }
         let request = Request(http: http, pathParameters: parameters)
         return .later { promise in
@@ -94,7 +95,12 @@ public struct AlertService: HTTPHandler {
 
     /// Routes and answers one request whose handler answers now (without a socket, in tests).
     public func respond(to http: HTTPRequest) -> HTTPResponse {
-        switch router.match(method: http.method, path: http.path) {
+        respond(to: http, router.match(method: http.method, path: http.path))
+    }
+
+    /// Answers one request whose route is already matched (routing once per request).
+    private func respond(to http: HTTPRequest, _ match: Router.Match) -> HTTPResponse {
+        switch match {
         case .found(.now(let handler), let parameters):
             let request = Request(http: http, pathParameters: parameters)
             do {

@@ -61,15 +61,17 @@ public struct Router: Sendable {
     }
 
     public func match(method: String, path: String) -> Match {
-        // Split on the scalar `/`, not on characters: a combining mark or an emoji modifier right
+        // Split on the byte `/`, not on characters: a combining mark or an emoji modifier right
         // after a `/` joins it into one character, which would hide the separator (a 404).
-        let parts = path.unicodeScalars.split(separator: "/", omittingEmptySubsequences: true).map(Substring.init)
+        // (`/` is ASCII, so it is never part of another character's UTF-8.)
+        let parts = path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true).map { Substring($0) }
         let wanted = method == "HEAD" ? "GET" : method
         var allowed: [String] = []
         var headAllowed = false
-        for route in routes {
-            guard let parameters = Self.bind(route.segments, to: parts) else { continue }
-            if route.method == wanted, method != "HEAD" || route.answersHead { return .found(route.responder, parameters) }
+        for route in routes where Self.fits(route.segments, parts) {
+            if route.method == wanted, method != "HEAD" || route.answersHead {
+                return .found(route.responder, Self.bind(route.segments, to: parts))
+            }
             allowed.append(route.method)
             headAllowed = headAllowed || (route.method == "GET" && route.answersHead)
         }
@@ -78,14 +80,21 @@ public struct Router: Sendable {
         return .methodNotAllowed(allow: allowed)
     }
 
-    private static func bind(_ segments: [Segment], to parts: [Substring]) -> [String: String]? {
-        guard segments.count == parts.count else { return nil }
+    /// Whether `parts` have the route's length and literals; compared byte for byte (literals are
+    /// ASCII, so that is what comparing them as text would decide), and nothing is made.
+    private static func fits(_ segments: [Segment], _ parts: [Substring]) -> Bool {
+        guard segments.count == parts.count else { return false }
+        for index in segments.indices {
+            if case .literal(let text) = segments[index], !parts[index].utf8.elementsEqual(text.utf8) { return false }
+        }
+        return true
+    }
+
+    /// The `{name}` values of a route that `fits`.
+    private static func bind(_ segments: [Segment], to parts: [Substring]) -> [String: String] {
         var parameters: [String: String] = [:]
-        for (segment, part) in zip(segments, parts) {
-            switch segment {
-            case .literal(let text): guard part == text else { return nil }
-            case .parameter(let name): parameters[name] = String(part)
-            }
+        for index in segments.indices {
+            if case .parameter(let name) = segments[index] { parameters[name] = String(parts[index]) }
         }
         return parameters
     }
