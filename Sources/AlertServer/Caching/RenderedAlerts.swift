@@ -15,13 +15,18 @@ import MicroHTTP
 /// ```
 struct RenderedAlerts: Sendable {
     let catalogs: CatalogRegistry
+    /// The `Cache-Control` of every rendering's response.
+    let cacheControl: String
     private let checks: BoundedCache<AlertKey, CheckedAlert>
     private let renderings: BoundedCache<RenderKey, Rendering>
     private let locales: BoundedCache<LocaleKey, String>
 
-    /// - Parameter capacity: about how many renderings (alert, parameters, locale) are kept.
-    init(catalogs: CatalogRegistry, capacity: Int = 4096) {
+    /// - Parameters:
+    ///   - capacity: about how many renderings (alert, parameters, locale) are kept.
+    ///   - maxAge: the `max-age` of a rendering's response, in seconds.
+    init(catalogs: CatalogRegistry, capacity: Int = 4096, maxAge: Int = 300) {
         self.catalogs = catalogs
+        self.cacheControl = CacheableResponse.publicCaching(maxAge: maxAge)
         self.checks = BoundedCache(capacity: capacity)
         self.renderings = BoundedCache(capacity: capacity)
         self.locales = BoundedCache(capacity: Self.negotiationCapacity)
@@ -63,13 +68,18 @@ struct RenderedAlerts: Sendable {
         var etag: String
         /// Every action by the id the client acknowledges with.
         var actions: [String: AlertActionType]
+        /// The render endpoint's answer, headers and all, made once: a cache hit only sends it.
+        var response: CacheableResponse
 
-        init(spec: AlertSpec) throws {
+        init(spec: AlertSpec, cacheControl: String) throws {
             self.spec = spec
             let json = try OrderedJSONEncoder().encode(spec)
             self.json = SharedBytes(json)
             self.etag = EntityTag.strong(for: json)
             self.actions = Self.actions(of: spec.body)
+            self.response = CacheableResponse(
+                json: self.json, etag: etag, cacheControl: cacheControl,
+                extra: ["Content-Language": spec.locale, "Vary": "Accept-Language"])
         }
 
         /// The same alert with another priority (an item queued with its own).
@@ -77,7 +87,7 @@ struct RenderedAlerts: Sendable {
             guard priority != spec.priority else { return self }
             var spec = spec
             spec.priority = priority
-            return try Rendering(spec: spec)
+            return try Rendering(spec: spec, cacheControl: response.cacheControl)
         }
 
         private static func actions(of body: AlertSpec.Body) -> [String: AlertActionType] {
@@ -128,7 +138,7 @@ struct RenderedAlerts: Sendable {
     func rendering(of type: String, in catalog: any AlertCatalog, _ parameters: [String: ParameterValue], locale: String) throws -> Rendering {
         let key = RenderKey(alert: AlertKey(alert: catalog.name + "/" + type, parameters: parameters), locale: locale)
         return try renderings.value(for: key) {
-            try Rendering(spec: catalog.render(type: type, parameters: parameters, locale: locale))
+            try Rendering(spec: catalog.render(type: type, parameters: parameters, locale: locale), cacheControl: cacheControl)
         }
     }
 

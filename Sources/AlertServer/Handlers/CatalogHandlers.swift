@@ -9,8 +9,6 @@ import MicroHTTP
 struct CatalogHandlers {
     let catalogs: CatalogRegistry
     let alerts: RenderedAlerts
-    /// The `Cache-Control` value of every answer.
-    let cacheControl: String
     private let list: CacheableResponse
     private let details: [String: CacheableResponse]
 
@@ -20,7 +18,6 @@ struct CatalogHandlers {
         self.catalogs = catalogs
         self.alerts = alerts
         let cacheControl = CacheableResponse.publicCaching(maxAge: maxAge)
-        self.cacheControl = cacheControl
         func cacheable(_ value: some Encodable) throws -> CacheableResponse {
             let bytes = try OrderedJSONEncoder().encode(value)
             return CacheableResponse(json: bytes, etag: EntityTag.strong(for: bytes), cacheControl: cacheControl)
@@ -59,7 +56,7 @@ struct CatalogHandlers {
     }
 
     func register(in router: inout Router) {
-        let (catalogs, alerts, cacheControl, list, details) = (catalogs, alerts, cacheControl, list, details)
+        let (catalogs, alerts, list, details) = (catalogs, alerts, list, details)
         router.add("GET", "/v1/catalogs") { _ in list }
         router.add("GET", "/v1/catalogs/{catalog}") { request in
             let name = request.path("catalog")
@@ -75,10 +72,7 @@ struct CatalogHandlers {
             }
             let locale = alerts.locale(
                 in: catalog, query: try request.query("locale"), acceptLanguage: request.http.headers["Accept-Language"])
-            let rendering = try alerts.rendering(of: type, in: catalog, try Self.parameters(of: request), locale: locale)
-            return CacheableResponse(
-                json: rendering.json, etag: rendering.etag, cacheControl: cacheControl,
-                extra: ["Content-Language": rendering.spec.locale, "Vary": "Accept-Language"])
+            return try alerts.rendering(of: type, in: catalog, try Self.parameters(of: request), locale: locale).response
         }
     }
 

@@ -14,7 +14,7 @@ enum ItemRendering {
         case .spec(let draft):
             var spec = draft.spec(id: "adhoc/\(item.ticket)", locale: "und")
             spec.priority = item.priority
-            return try RenderedAlerts.Rendering(spec: spec)
+            return try RenderedAlerts.Rendering(spec: spec, cacheControl: alerts.cacheControl)
         }
     }
 

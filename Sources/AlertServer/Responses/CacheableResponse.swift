@@ -13,6 +13,7 @@ struct CacheableResponse: ResponseGenerator, Sendable {
     /// Sent without a copy (see `SharedBytes`).
     var body: SharedBytes
     var etag: String
+    var cacheControl: String
     /// The headers of a 304: `ETag`, `Cache-Control` and the `extra` ones.
     var notModifiedHeaders: HTTPHeaders
     /// The headers of a 200: those of a 304 and `Content-Type`.
@@ -30,6 +31,7 @@ struct CacheableResponse: ResponseGenerator, Sendable {
     init(json: SharedBytes, etag: String, cacheControl: String, extra: HTTPHeaders = [:]) {
         self.body = json
         self.etag = etag
+        self.cacheControl = cacheControl
         var notModified: HTTPHeaders = ["ETag": etag, "Cache-Control": cacheControl]
         for field in extra { notModified.add(field.name, field.value) }
         self.notModifiedHeaders = notModified
@@ -43,6 +45,10 @@ struct CacheableResponse: ResponseGenerator, Sendable {
 
     func response(for request: Request) throws -> HTTPResponse {
         if EntityTag.matches(request.http.headers, etag) {
+            // libmicrohttpd 0.9.75 writes `Content-Length: 0` on every 304 and offers no way to
+            // leave it out. Giving it the 200's bytes instead would make it say their length,
+            // which RFC 9110 §8.6 prefers, but parsers built on http-parser (wrk, older Node)
+            // then wait for that many bytes of body that never come (measured: wrk stalls).
             return HTTPResponse(status: 304, headers: notModifiedHeaders)
         }
         return HTTPResponse(status: 200, headers: headers, body: body)
