@@ -15,6 +15,8 @@ let package = Package(
         // The shared model: spec types, AlertTarget, validation. Foundation only, so an iOS app
         // can depend on it and decode specs with the server's own code.
         .library(name: "AlertSpec", targets: ["AlertSpec"]),
+        // An app's client of alertd (URLSession): render with ETag caching, next, ack.
+        .library(name: "AlertClient", targets: ["AlertClient"]),
         // Not API: the modules the fuzz targets drive, for the separate package in Fuzz/ (a
         // package can only depend on another's products). Underscored so no one mistakes it.
         .library(name: "_AlertdFuzzing", targets: ["AlertServer", "AlertCatalogs", "AlertQueue", "MicroHTTP"]),
@@ -46,6 +48,12 @@ let package = Package(
         ),
         .target(
             name: "AlertSpec",
+            swiftSettings: swiftSettings
+        ),
+        // Foundation (and FoundationNetworking on Linux) and AlertSpec only, like AlertSpec itself.
+        .target(
+            name: "AlertClient",
+            dependencies: ["AlertSpec"],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -118,6 +126,7 @@ let package = Package(
             name: "AlertServerTests",
             dependencies: [
                 "AlertServer", "AlertCatalogs", "AlertSpec", "AlertQueue", "Locking", "MicroHTTP", "PostgresTestSupport",
+                "AlertClient",
                 .product(name: "Yams", package: "Yams"),
             ],
             swiftSettings: swiftSettings

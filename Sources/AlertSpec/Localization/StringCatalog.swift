@@ -4,34 +4,43 @@ import Foundation
 /// unit or plural variations, with substitutions (`%#@name@`) that have plural variations of
 /// their own.
 public struct StringCatalog: Sendable, Decodable {
+    /// The language the keys' source text is in, e.g. `en`.
     public var sourceLanguage: String
+    /// Every key and its translations.
     public var strings: [String: Entry]
 
+    /// One key: its translations by locale, and a note for translators.
     public struct Entry: Sendable, Decodable {
         public var localizations: [String: Localization]?
         public var comment: String?
     }
 
+    /// One key in one locale: a plain string, plural variations, or a string with
+    /// substitutions that have variations of their own.
     public struct Localization: Sendable, Decodable {
         public var stringUnit: StringUnit?
         public var variations: Variations?
         public var substitutions: [String: Substitution]?
     }
 
+    /// A translated string and its review state.
     public struct StringUnit: Sendable, Decodable {
         /// `translated`, `needs_review`, `new`, `stale`.
         public var state: String
         public var value: String
     }
 
+    /// Variations of a string; by CLDR plural category (`one`, `few`, `other`, …).
     public struct Variations: Sendable, Decodable {
         public var plural: [String: Variation]?
     }
 
+    /// The string of one variation.
     public struct Variation: Sendable, Decodable {
         public var stringUnit: StringUnit
     }
 
+    /// A `%#@name@` placeholder: the argument it depends on and its variations.
     public struct Substitution: Sendable, Decodable {
         /// 1-based position of the argument the variations depend on.
         public var argNum: Int

@@ -63,7 +63,7 @@ public enum AlertActionType: Sendable, Equatable, Codable {
 }
 
 /// Encodes parameters with their names in sorted order, so equal parameters give equal bytes.
-public struct ParameterList: Encodable {
+public struct ParameterList: Encodable, Sendable {
     public let values: [String: ParameterValue]
     public init(_ values: [String: ParameterValue]) { self.values = values }
 

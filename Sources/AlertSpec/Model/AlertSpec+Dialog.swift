@@ -59,6 +59,7 @@ public struct AlertInput: Sendable, Equatable, Codable {
     /// Hides what is typed. Default: false.
     public var secure: Bool
 
+    /// The keyboard the input field brings up.
     public enum Keyboard: String, Sendable, Codable, CaseIterable { case `default`, email, number, phone, url }
 
     public init(placeholder: String? = nil, keyboard: Keyboard = .default, secure: Bool = false) {
@@ -92,7 +93,9 @@ public struct Presentation: Sendable, Equatable, Codable {
     /// Default: `Spacing()`.
     public var spacing: Spacing
 
+    /// How the alert appears: `standard` scales from 0.1 to 1, `fade` fades in.
     public enum Animation: String, Sendable, Codable, CaseIterable { case standard, fade }
+    /// Side by side (`horizontal`) or one above the other (`vertical`).
     public enum Layout: String, Sendable, Codable, CaseIterable { case horizontal, vertical }
 
     /// Spaces in points.

@@ -7,18 +7,22 @@ public struct AlertSpec: Sendable, Equatable, Codable {
     /// Bumped on breaking changes to the JSON form.
     public static let currentSchemaVersion = 1
 
+    /// The JSON form's version; ``currentSchemaVersion`` when rendered by this code.
     public var schemaVersion: Int
     /// `catalog/type`, e.g. `app/questionExit`.
     public var id: String
     /// The locale actually rendered, after negotiation.
     public var locale: String
+    /// `rtl` for Arabic, Hebrew, Persian and Urdu; else `ltr`.
     public var direction: TextDirection
     /// 0…1000, higher first.
     public var priority: Int
     /// The kind and its fields.
     public var body: Body
 
+    /// A rendered toast: its layout tree holds text, not localizable keys.
     public typealias Toast = ToastContent<String>
+    /// A rendered card flow: its pages hold text, not localizable keys.
     public typealias Card = CardFlow<String>
 
     /// A kind and its fields.
@@ -29,6 +33,7 @@ public struct AlertSpec: Sendable, Equatable, Codable {
         case toast(Toast)
         case card(Card)
 
+        /// The kind these fields belong to.
         public var kind: AlertKind {
             switch self {
             case .alert: .alert
@@ -40,6 +45,7 @@ public struct AlertSpec: Sendable, Equatable, Codable {
         }
     }
 
+    /// A spec of `body`; `direction` defaults to the locale's.
     public init(
         id: String, locale: String, direction: TextDirection? = nil, priority: Int, body: Body,
         schemaVersion: Int = AlertSpec.currentSchemaVersion
@@ -52,7 +58,9 @@ public struct AlertSpec: Sendable, Equatable, Codable {
         self.body = body
     }
 
+    /// The kind: `alert`, `sheet`, `hud`, `toast` or `card`.
     public var kind: AlertKind { body.kind }
+    /// The queue lane the kind presents in: `modal`, `toast` or `hud`.
     public var lane: Lane { body.kind.lane }
 
     private enum CodingKeys: String, CodingKey {

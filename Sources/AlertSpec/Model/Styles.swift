@@ -6,6 +6,7 @@ public struct Font: Sendable, Equatable, Codable {
     public var weight: Weight
     public var family: String?
 
+    /// The font's weight.
     public enum Weight: String, Sendable, Codable, CaseIterable { case regular, medium, semibold, bold }
 
     public init(size: Double = 17, weight: Weight = .regular, family: String? = nil) {

@@ -100,6 +100,7 @@ public struct ToastAppearance: Sendable, Equatable, Codable {
     /// Default: `ToastStyle()`.
     public var style: ToastStyle
 
+    /// The edge of the screen the toast sits at, or its centre.
     public enum Position: String, Sendable, Codable, CaseIterable { case top, center, bottom }
 
     public init(position: Position = .top, offset: Double = 16, size: ToastSize = .relative(xRatio: 0.9, yRatio: 0.1), style: ToastStyle = ToastStyle()) {
@@ -177,6 +178,7 @@ public struct ToastAnimation: Sendable, Equatable, Codable {
     /// Default: fade out to alpha 0 over 0.3 s.
     public var hide: [AnimationStep]
 
+    /// Whether the toast hides itself (`automatic`) or waits to be dismissed (`manual`).
     public enum Transition: String, Sendable, Codable, CaseIterable { case automatic, manual }
 
     public static let fadeIn = [AnimationStep(from: AnimationState(alpha: 0), to: AnimationState())]
@@ -209,6 +211,7 @@ public struct AnimationStep: Sendable, Equatable, Codable {
     public var from: AnimationState
     public var to: AnimationState
 
+    /// The step's timing curve.
     public enum Curve: String, Sendable, Codable, CaseIterable { case linear, easeIn, easeOut, easeInOut, spring }
 
     public init(duration: Double = 0.3, delay: Double = 0, curve: Curve = .easeInOut, from: AnimationState = AnimationState(), to: AnimationState = AnimationState()) {

@@ -13,6 +13,9 @@ public struct SpecValidator: Sendable {
         self.directory = directory
     }
 
+    /// Every error and warning of `draft`, and the draft normalized (of several primary
+    /// buttons only the last stays primary). A rendered ``AlertSpec`` is checked as
+    /// `SpecDraft(priority: spec.priority, body: spec.body)`.
     public func validate(_ draft: SpecDraft) -> SpecValidation {
         var checker = SpecChecker()
         var normalized = draft
