@@ -121,7 +121,7 @@ public struct StringCatalogLocalizer: Localizer {
         /// Replaces each `%#@name@` with the form of its substitution that fits its argument
         /// (the `other` form when there are no arguments), `%arg` becoming a positional placeholder.
         func expand(_ pattern: String, arguments: [FormatArgument]?, locale: String) -> String {
-            guard pattern.contains("%#@") else { return pattern }
+            guard !substitutions.isEmpty, pattern.contains("%#@") else { return pattern }
             var result = pattern
             for (name, substitution) in substitutions {
                 let token = "%#@\(name)@"
