@@ -55,4 +55,56 @@ struct OrderedJSONEncoderTests {
         #expect(decoded == spec)
         #expect(decoded.direction == .rtl)
     }
+    /// Encodes through nested containers and a second `container(keyedBy:)` on one encoder.
+    private struct Nested: Encodable {
+        enum Outer: String, CodingKey { case a, inner, list, after }
+        enum More: String, CodingKey { case more }
+        enum Inner: String, CodingKey { case x, y }
+
+        func encode(to encoder: any Encoder) throws {
+            var outer = encoder.container(keyedBy: Outer.self)
+            try outer.encode(1, forKey: .a)
+            var inner = outer.nestedContainer(keyedBy: Inner.self, forKey: .inner)
+            try inner.encode("x", forKey: .x)
+            try inner.encodeNil(forKey: .y)
+            var list = outer.nestedUnkeyedContainer(forKey: .list)
+            try list.encode(true)
+            var element = list.nestedContainer(keyedBy: Inner.self)
+            try element.encode(2.5, forKey: .x)
+            try list.encode([Empty(), Empty()])
+            try outer.encode("end", forKey: .after)
+            var more = encoder.container(keyedBy: More.self)  // the same object, continued
+            try more.encode([String](), forKey: .more)
+        }
+    }
+
+    private struct Empty: Encodable {
+        func encode(to encoder: any Encoder) throws {}
+    }
+
+    /// Writes to a nested container after its parent wrote again.
+    private struct OutOfOrder: Encodable {
+        enum Keys: String, CodingKey { case first, second }
+
+        func encode(to encoder: any Encoder) throws {
+            var outer = encoder.container(keyedBy: Keys.self)
+            var first = outer.nestedContainer(keyedBy: Keys.self, forKey: .first)
+            try outer.encode(2, forKey: .second)
+            try first.encode(1, forKey: .first)
+        }
+    }
+
+    @Test("nested containers close when their parent writes again; an encoder asked twice continues its object")
+    func nesting() throws {
+        #expect(
+            try text(Nested())
+                == #"{"a":1,"inner":{"x":"x","y":null},"list":[true,{"x":2.5},[{},{}]],"after":"end","more":[]}"#)
+        #expect(try text([Nested(), Nested()]).hasPrefix(#"[{"a":1,"#))
+        #expect(try text(Empty()) == "{}")
+    }
+
+    @Test("writing to a container that is already finished throws instead of writing bad JSON")
+    func outOfOrder() {
+        #expect(throws: EncodingError.self) { try OrderedJSONEncoder().encode(OutOfOrder()) }
+    }
 }

@@ -2,6 +2,11 @@
 /// encoded (Foundation's JSONEncoder on Linux orders them differently from run to run), so the
 /// same spec always gives the same bytes, envelope first.
 ///
+/// It writes as it goes, with no tree in between: a value must be written in order — a nested
+/// container is finished once its parent writes again, and writing to it after that throws —
+/// and a key given twice in one object is written twice. Every `Codable` type that encodes
+/// member after member (all synthesized conformances, all of AlertSpec's) meets that.
+///
 /// ```swift
 /// let bytes = try OrderedJSONEncoder().encode(spec)   // [UInt8], UTF-8
 /// ```
@@ -9,12 +14,14 @@ public struct OrderedJSONEncoder: Sendable {
     public init() {}
 
     public func encode<T: Encodable>(_ value: T) throws -> [UInt8] {
-        let root = JSONNode()
-        try root.store(value, codingPath: { [] })
-        var output: [UInt8] = []
-        output.reserveCapacity(512)
-        root.write(to: &output)
-        return output
+        let writer = JSONWriter()
+        try writer.value(value, depth: 0, codingPath: { [] })
+        writer.closeAll()
+        if writer.outOfOrder {
+            throw EncodingError.invalidValue(
+                value, .init(codingPath: [], debugDescription: "OrderedJSONEncoder writes in order: a container was used after its parent was finished."))
+        }
+        return writer.output
     }
 }
 
@@ -40,102 +47,102 @@ public struct EncodedJSON: Encodable, Sendable, Hashable {
     }
 }
 
-/// One value being built. Containers share nodes by reference, as the Encoder protocol expects.
-/// Scalars are kept as they are and written once, at the end, straight into the output.
-final class JSONNode {
-    enum Content {
-        case empty
-        case null
-        case string(String)
-        case integer(Int)
-        case bool(Bool)
-        /// Bytes already JSON: an `EncodedJSON`, a number.
-        case literal([UInt8])
-        case object([(key: String, node: JSONNode)])
-        case array([JSONNode])
+/// The output and the containers still open, innermost last. A container opened by the value at
+/// depth `d` is `open[d]`; writing into it first closes every deeper one.
+final class JSONWriter {
+    struct Frame {
+        var isObject: Bool
+        var count = 0
+        /// Who opened it: an encoder's id, so the same encoder asking again continues it.
+        var owner: Int
     }
 
-    var content: Content = .empty
+    var output: [UInt8] = []
+    private(set) var open: [Frame] = []
+    private var lastOwner = 0
+    /// Set when a container was asked for after its parent was finished (the call cannot throw).
+    private(set) var outOfOrder = false
 
-    init() {}
-
-    init(_ content: Content) {
-        self.content = content
+    init() {
+        output.reserveCapacity(1024)
     }
 
-    /// Stores `value`, with fast paths for the scalars specs are made of. `codingPath` is made
-    /// only when it is needed: for a value that encodes itself, or for an error.
-    func store<T: Encodable>(_ value: T, codingPath: () -> [any CodingKey]) throws {
+    func makeOwner() -> Int {
+        lastOwner += 1
+        return lastOwner
+    }
+
+    /// Writes `value` where a value is expected at `depth`: scalars at once, others through
+    /// their `encode(to:)`. One that writes nothing is `{}`, as Foundation's encoder has it.
+    func value<T: Encodable>(_ value: T, depth: Int, codingPath: () -> [any CodingKey]) throws {
         switch value {
-        case let string as String: content = .string(string)
-        case let encoded as EncodedJSON: content = .literal(encoded.bytes)
-        case let bool as Bool: content = .bool(bool)
-        case let int as Int: content = .integer(int)
-        case let double as Double: content = .literal(try JSONNode.number(double, codingPath))
-        case let float as Float: content = .literal(try JSONNode.number(Double(float), codingPath))
+        case let string as String: JSONWriter.writeQuoted(string, to: &output)
+        case let encoded as EncodedJSON: output.append(contentsOf: encoded.bytes)
+        case let bool as Bool: write(bool)
+        case let int as Int: write(int)
+        case let double as Double: try write(double, codingPath)
+        case let float as Float: try write(Double(float), codingPath)
         default:
-            try value.encode(to: NodeEncoder(node: self, codingPath: codingPath()))
-            if case .empty = content { content = .object([]) }
+            let before = output.count
+            try value.encode(to: StreamEncoder(writer: self, depth: depth, owner: makeOwner(), codingPath: codingPath()))
+            closeDeeper(than: depth - 1)  // its own container too: the value is complete
+            if output.count == before { output.append(contentsOf: "{}".utf8) }
         }
     }
 
-    func set(_ key: String, _ child: JSONNode) {
-        guard case .object(var members) = content else { return }
-        content = .empty  // release the array so the append below does not copy it
-        if let index = members.firstIndex(where: { $0.key == key }) {
-            members[index].node = child
-        } else {
-            members.append((key: key, node: child))
-        }
-        content = .object(members)
-    }
+    func write(_ bool: Bool) { output.append(contentsOf: (bool ? "true" : "false").utf8) }
+    func write(_ int: Int) { output.append(contentsOf: String(int).utf8) }
+    func writeNull() { output.append(contentsOf: "null".utf8) }
 
-    func append(_ child: JSONNode) {
-        guard case .array(var elements) = content else { return }
-        content = .empty
-        elements.append(child)
-        content = .array(elements)
-    }
-
-    var count: Int {
-        if case .array(let elements) = content { return elements.count }
-        return 0
-    }
-
-    func write(to output: inout [UInt8]) {
-        switch content {
-        case .empty, .null: output.append(contentsOf: "null".utf8)
-        case .string(let string): JSONNode.writeQuoted(string, to: &output)
-        case .integer(let int): output.append(contentsOf: String(int).utf8)
-        case .bool(let bool): output.append(contentsOf: (bool ? "true" : "false").utf8)
-        case .literal(let bytes): output.append(contentsOf: bytes)
-        case .object(let members):
-            output.append(UInt8(ascii: "{"))
-            for index in members.indices {
-                if index > 0 { output.append(UInt8(ascii: ",")) }
-                JSONNode.writeQuoted(members[index].key, to: &output)
-                output.append(UInt8(ascii: ":"))
-                members[index].node.write(to: &output)
-            }
-            output.append(UInt8(ascii: "}"))
-        case .array(let elements):
-            output.append(UInt8(ascii: "["))
-            for index in elements.indices {
-                if index > 0 { output.append(UInt8(ascii: ",")) }
-                elements[index].write(to: &output)
-            }
-            output.append(UInt8(ascii: "]"))
-        }
-    }
-
-    static func number(_ value: Double, _ codingPath: () -> [any CodingKey]) throws -> [UInt8] {
-        guard value.isFinite else {
+    func write(_ double: Double, _ codingPath: () -> [any CodingKey]) throws {
+        guard double.isFinite else {
             throw EncodingError.invalidValue(
-                value, .init(codingPath: codingPath(), debugDescription: "JSON has no form for \(value)"))
+                double, .init(codingPath: codingPath(), debugDescription: "JSON has no form for \(double)"))
         }
-        if value == value.rounded(), abs(value) < 1e15 { return Array(String(Int64(value)).utf8) }
-        return Array(String(value).utf8)
+        if double == double.rounded(), abs(double) < 1e15 {
+            output.append(contentsOf: String(Int64(double)).utf8)
+        } else {
+            output.append(contentsOf: String(double).utf8)
+        }
     }
+
+    /// Opens an object or array for the value at `depth`, or finds it open already when the
+    /// same encoder (`owner`) asks again.
+    func openContainer(depth: Int, isObject: Bool, owner: Int) {
+        closeDeeper(than: depth)
+        if open.count == depth + 1 {
+            if open[depth].owner == owner { return }
+            closeDeeper(than: depth - 1)
+        }
+        if open.count != depth { outOfOrder = true }
+        open.append(Frame(isObject: isObject, owner: owner))
+        output.append(UInt8(ascii: isObject ? "{" : "["))
+    }
+
+    /// Readies the container at `depth` for its next member or element (the deeper ones closed,
+    /// a comma after the first, the key of a member); throws when it was closed already.
+    func nextEntry(depth: Int, owner: Int, key: String?, codingPath: () -> [any CodingKey]) throws {
+        closeDeeper(than: depth)
+        guard open.count == depth + 1, open[depth].owner == owner else {
+            throw EncodingError.invalidValue(
+                key ?? "", .init(codingPath: codingPath(), debugDescription: "OrderedJSONEncoder writes in order: this container was already finished."))
+        }
+        if open[depth].count > 0 { output.append(UInt8(ascii: ",")) }
+        open[depth].count += 1
+        if let key {
+            JSONWriter.writeQuoted(key, to: &output)
+            output.append(UInt8(ascii: ":"))
+        }
+    }
+
+    /// Closes the containers of values deeper than `depth`.
+    func closeDeeper(than depth: Int) {
+        while open.count > depth + 1 {
+            output.append(UInt8(ascii: open.removeLast().isObject ? "}" : "]"))
+        }
+    }
+
+    func closeAll() { closeDeeper(than: -1) }
 
     /// A JSON string literal: quotes, backslashes and control characters escaped, the rest as is.
     static func quoted(_ string: String) -> [UInt8] {
@@ -174,110 +181,159 @@ final class JSONNode {
     }
 }
 
-private struct NodeEncoder: Encoder {
-    let node: JSONNode
+/// The encoder of one value at one depth.
+private struct StreamEncoder: Encoder {
+    let writer: JSONWriter
+    let depth: Int
+    let owner: Int
     let codingPath: [any CodingKey]
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     func container<Key: CodingKey>(keyedBy _: Key.Type) -> KeyedEncodingContainer<Key> {
-        if case .object = node.content {} else { node.content = .object([]) }
-        return KeyedEncodingContainer(ObjectContainer<Key>(node: node, codingPath: codingPath))
+        writer.openContainer(depth: depth, isObject: true, owner: owner)
+        return KeyedEncodingContainer(ObjectContainer<Key>(writer: writer, depth: depth, owner: owner, codingPath: codingPath))
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
-        if case .array = node.content {} else { node.content = .array([]) }
-        return ArrayContainer(node: node, codingPath: codingPath)
+        writer.openContainer(depth: depth, isObject: false, owner: owner)
+        return ArrayContainer(writer: writer, depth: depth, owner: owner, codingPath: codingPath)
     }
 
     func singleValueContainer() -> any SingleValueEncodingContainer {
-        SingleContainer(node: node, codingPath: codingPath)
+        SingleContainer(writer: writer, depth: depth, codingPath: codingPath)
     }
 }
 
 private struct ObjectContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
-    let node: JSONNode
+    let writer: JSONWriter
+    let depth: Int
+    let owner: Int
     let codingPath: [any CodingKey]
 
-    func encodeNil(forKey key: Key) throws { node.set(key.stringValue, JSONNode(.null)) }
+    private func next(_ key: Key) throws {
+        try writer.nextEntry(depth: depth, owner: owner, key: key.stringValue) { codingPath + [key] }
+    }
+
+    func encodeNil(forKey key: Key) throws {
+        try next(key)
+        writer.writeNull()
+    }
 
     // The scalars specs are made of, without a cast or a coding path each.
-    func encode(_ value: String, forKey key: Key) throws { node.set(key.stringValue, JSONNode(.string(value))) }
-    func encode(_ value: Bool, forKey key: Key) throws { node.set(key.stringValue, JSONNode(.bool(value))) }
-    func encode(_ value: Int, forKey key: Key) throws { node.set(key.stringValue, JSONNode(.integer(value))) }
+    func encode(_ value: String, forKey key: Key) throws {
+        try next(key)
+        JSONWriter.writeQuoted(value, to: &writer.output)
+    }
+
+    func encode(_ value: Bool, forKey key: Key) throws {
+        try next(key)
+        writer.write(value)
+    }
+
+    func encode(_ value: Int, forKey key: Key) throws {
+        try next(key)
+        writer.write(value)
+    }
 
     func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-        let child = JSONNode()
-        try child.store(value, codingPath: { codingPath + [key] })
-        node.set(key.stringValue, child)
+        try next(key)
+        try writer.value(value, depth: depth + 1) { codingPath + [key] }
     }
 
     func nestedContainer<NestedKey: CodingKey>(
         keyedBy keyType: NestedKey.Type, forKey key: Key
     ) -> KeyedEncodingContainer<NestedKey> {
-        let child = JSONNode()
-        node.set(key.stringValue, child)
-        return NodeEncoder(node: child, codingPath: codingPath + [key]).container(keyedBy: keyType)
+        nestedEncoder(key).container(keyedBy: keyType)
     }
 
     func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
-        let child = JSONNode()
-        node.set(key.stringValue, child)
-        return NodeEncoder(node: child, codingPath: codingPath + [key]).unkeyedContainer()
+        nestedEncoder(key).unkeyedContainer()
     }
 
     func superEncoder() -> any Encoder { superEncoder(forKey: Key(stringValue: "super")!) }
 
-    func superEncoder(forKey key: Key) -> any Encoder {
-        let child = JSONNode()
-        node.set(key.stringValue, child)
-        return NodeEncoder(node: child, codingPath: codingPath + [key])
+    /// The encoder must encode a value (the key is already written).
+    func superEncoder(forKey key: Key) -> any Encoder { nestedEncoder(key) }
+
+    private func nestedEncoder(_ key: Key) -> StreamEncoder {
+        // Not throwing by the protocol: a finished container is reported by the next write.
+        try? next(key)
+        return StreamEncoder(writer: writer, depth: depth + 1, owner: writer.makeOwner(), codingPath: codingPath + [key])
     }
 }
 
 private struct ArrayContainer: UnkeyedEncodingContainer {
-    let node: JSONNode
+    let writer: JSONWriter
+    let depth: Int
+    let owner: Int
     let codingPath: [any CodingKey]
-    var count: Int { node.count }
+    private(set) var count = 0
 
-    mutating func encodeNil() throws { node.append(JSONNode(.null)) }
+    init(writer: JSONWriter, depth: Int, owner: Int, codingPath: [any CodingKey]) {
+        self.writer = writer
+        self.depth = depth
+        self.owner = owner
+        self.codingPath = codingPath
+    }
 
-    mutating func encode(_ value: String) throws { node.append(JSONNode(.string(value))) }
-    mutating func encode(_ value: Bool) throws { node.append(JSONNode(.bool(value))) }
-    mutating func encode(_ value: Int) throws { node.append(JSONNode(.integer(value))) }
+    private mutating func next() throws {
+        let index = count
+        try writer.nextEntry(depth: depth, owner: owner, key: nil) { [codingPath] in codingPath + [AnyCodingKey("\(index)")] }
+        count += 1
+    }
+
+    mutating func encodeNil() throws {
+        try next()
+        writer.writeNull()
+    }
+
+    mutating func encode(_ value: String) throws {
+        try next()
+        JSONWriter.writeQuoted(value, to: &writer.output)
+    }
+
+    mutating func encode(_ value: Bool) throws {
+        try next()
+        writer.write(value)
+    }
+
+    mutating func encode(_ value: Int) throws {
+        try next()
+        writer.write(value)
+    }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
-        let child = JSONNode()
         let index = count
-        try child.store(value, codingPath: { [codingPath] in codingPath + [AnyCodingKey("\(index)")] })
-        node.append(child)
+        try next()
+        try writer.value(value, depth: depth + 1) { [codingPath] in codingPath + [AnyCodingKey("\(index)")] }
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
-        let child = JSONNode()
-        node.append(child)
-        return NodeEncoder(node: child, codingPath: codingPath).container(keyedBy: keyType)
+        nestedEncoder().container(keyedBy: keyType)
     }
 
     mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
-        let child = JSONNode()
-        node.append(child)
-        return NodeEncoder(node: child, codingPath: codingPath).unkeyedContainer()
+        nestedEncoder().unkeyedContainer()
     }
 
-    mutating func superEncoder() -> any Encoder {
-        let child = JSONNode()
-        node.append(child)
-        return NodeEncoder(node: child, codingPath: codingPath)
+    mutating func superEncoder() -> any Encoder { nestedEncoder() }
+
+    private mutating func nestedEncoder() -> StreamEncoder {
+        try? next()
+        return StreamEncoder(writer: writer, depth: depth + 1, owner: writer.makeOwner(), codingPath: codingPath)
     }
 }
 
 private struct SingleContainer: SingleValueEncodingContainer {
-    let node: JSONNode
+    let writer: JSONWriter
+    let depth: Int
     let codingPath: [any CodingKey]
 
-    mutating func encodeNil() throws { node.content = .null }
-    mutating func encode(_ value: String) throws { node.content = .string(value) }
-    mutating func encode(_ value: Bool) throws { node.content = .bool(value) }
-    mutating func encode(_ value: Int) throws { node.content = .integer(value) }
-    mutating func encode<T: Encodable>(_ value: T) throws { try node.store(value, codingPath: { [codingPath] in codingPath }) }
+    mutating func encodeNil() throws { writer.writeNull() }
+    mutating func encode(_ value: String) throws { JSONWriter.writeQuoted(value, to: &writer.output) }
+    mutating func encode(_ value: Bool) throws { writer.write(value) }
+    mutating func encode(_ value: Int) throws { writer.write(value) }
+    mutating func encode<T: Encodable>(_ value: T) throws {
+        try writer.value(value, depth: depth) { [codingPath] in codingPath }
+    }
 }
