@@ -10,8 +10,12 @@ import Testing
 /// the tests sharing the process's cluster carry on.
 @Suite("PostgreSQL queue store failures")
 struct PostgresFailureTests {
-    /// Options of a store that gives up quickly.
-    static let impatient = PostgresQueueStore.Options(clock: .caller, maximumConnections: 2, requestTimeout: .seconds(2))
+    /// Options of a store that gives up quickly on calls, but not on connecting: a refused
+    /// connection (the database down) fails at once anyway, and a fresh cluster on a loaded
+    /// machine took longer than the default 2 s to accept one, every time, for 30 s (CI).
+    static let impatient = PostgresQueueStore.Options(
+        clock: .caller, maximumConnections: 2, requestTimeout: .seconds(2), reachabilityTimeout: .seconds(10),
+        connectTimeout: .seconds(10))
 
     @Test("While the database is down calls are unavailable (503) and it is not reachable; then it recovers by itself")
     func unavailableThenRecovered() async throws {
@@ -21,7 +25,7 @@ struct PostgresFailureTests {
         let database = try await PostgresTestDatabase.make(on: cluster)
         defer { database.remove() }
         let store = try database.open(options: Self.impatient)
-        let queued = try await Self.retrying { try await store.enqueue(alert("app/a"), now: t0) }.item
+        let queued = try await Self.retrying("the first enqueue") { try await store.enqueue(alert("app/a"), now: t0) }.item
         #expect(await store.isReachable())
         // When the database stops
         try await cluster.stop()
@@ -41,7 +45,7 @@ struct PostgresFailureTests {
         // When it starts again, then the store serves again by itself, with what it had
         try await cluster.start()
         #expect(await Self.recovers(store))
-        #expect(try await Self.retrying { try await store.next(session: session, now: t0) }?.ticket == queued.ticket)
+        #expect(try await Self.retrying("next after the restart") { try await store.next(session: session, now: t0) }?.ticket == queued.ticket)
     }
 
     @Test("A store whose database never answered is unavailable, not stuck")
@@ -76,7 +80,7 @@ struct PostgresFailureTests {
         #expect(await recorder.waitUntilListening(times: 2))
         // and hears the next write
         #expect(await Self.recovers(writing))
-        _ = try await Self.retrying { try await writing.enqueue(alert("app/a", in: "after-restart"), now: t0) }
+        _ = try await Self.retrying("an enqueue after the restart") { try await writing.enqueue(alert("app/a", in: "after-restart"), now: t0) }
         #expect(await recorder.wait { _ in recorder.sessions.contains("after-restart") })
     }
 
@@ -93,7 +97,7 @@ struct PostgresFailureTests {
     /// `body`'s result, tried again (for up to `limit`) while the store answers 503: for
     /// the steps around an outage that are not what a test is about, which the impatient
     /// options' 2 s timeouts would fail on a machine busy with the rest of the suite.
-    static func retrying<T>(for limit: Duration = .seconds(30), _ body: () async throws -> T) async throws -> T {
+    static func retrying<T>(_ step: String, for limit: Duration = .seconds(30), _ body: () async throws -> T) async throws -> T {
         // Bounded by time, not by tries: while a fresh or restarted cluster on a loaded machine
         // takes seconds to accept connections, each try fails fast (15 tries once ran out).
         let deadline = ContinuousClock.now + limit
@@ -104,7 +108,12 @@ struct PostgresFailureTests {
                 try await Task.sleep(for: .milliseconds(250))
             }
         }
-        return try await body()
+        do {
+            return try await body()
+        } catch {
+            Issue.record("\(step): still \(error) after \(limit)")
+            throw error
+        }
     }
 
     /// Whether `store` serves again within a bounded number of tries (the pool reconnects with
