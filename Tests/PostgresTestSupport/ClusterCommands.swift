@@ -93,8 +93,34 @@ enum ClusterCommands {
         _ = try spawn(["/usr/bin/setsid", "/bin/sh", "-c", script])
     }
 
-    /// A TCP port on 127.0.0.1 that nothing listens on now (the kernel picks it).
+    /// A port free on 127.0.0.1 now, chosen at random below the kernel's ephemeral range: a
+    /// cluster a test stops and starts again needs its port back, and in the ephemeral range
+    /// any outgoing connection of the hundreds the suite opens may be given it meanwhile.
     static func freePort() throws -> Int {
+        let ephemeral = (try? String(contentsOfFile: "/proc/sys/net/ipv4/ip_local_port_range", encoding: .utf8))
+            .flatMap { $0.split(whereSeparator: \.isWhitespace).first.flatMap { Int($0) } } ?? 32768
+        let low = 20000
+        if ephemeral > low + 1000 {
+            for _ in 0..<64 {
+                let candidate = Int.random(in: low..<ephemeral)
+                if try bindable(candidate) { return candidate }
+            }
+        }
+        return try bound(0)
+    }
+
+    private static func bindable(_ port: Int) throws -> Bool {
+        do {
+            return try bound(port) == port
+        } catch is PortTaken {
+            return false
+        }
+    }
+
+    private struct PortTaken: Error {}
+
+    /// Binds a socket to 127.0.0.1:`port` (0: any), closes it, and says which port it had.
+    private static func bound(_ port: Int) throws -> Int {
         #if canImport(Glibc)
             let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
@@ -104,7 +130,7 @@ enum ClusterCommands {
         defer { close(descriptor) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
+        address.sin_port = UInt16(port).bigEndian
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafeMutablePointer(to: &address) { pointer in
@@ -112,7 +138,10 @@ enum ClusterCommands {
                 bind(descriptor, address, length) == 0 && getsockname(descriptor, address, &length) == 0
             }
         }
-        guard bound else { throw ClusterError("no free port on 127.0.0.1") }
+        guard bound else {
+            if port != 0 { throw PortTaken() }
+            throw ClusterError("no free port on 127.0.0.1")
+        }
         return Int(UInt16(bigEndian: address.sin_port))
     }
 }
