@@ -1,6 +1,7 @@
 import Foundation
 
-/// Collects issues while the validator walks a spec; one check per kind of value.
+/// Collects issues while the validator walks a spec; one check per kind of value. Pointers
+/// are made only for a value that breaks a rule (a valid spec, the rule, builds none).
 struct SpecChecker {
     var errors: [SpecIssue] = []
     var warnings: [SpecIssue] = []
@@ -14,83 +15,86 @@ struct SpecChecker {
     }
 
     /// `#RRGGBB` or `#RRGGBBAA`.
-    mutating func color(_ pointer: String, _ value: String?) {
+    mutating func color(_ pointer: @autoclosure () -> String, _ value: String?) {
         guard let value else { return }
         let digits = value.utf8.dropFirst()
         let valid = value.hasPrefix("#") && (digits.count == 6 || digits.count == 8)
             && digits.allSatisfy { ($0 >= 48 && $0 <= 57) || ($0 >= 65 && $0 <= 70) || ($0 >= 97 && $0 <= 102) }
-        if !valid { error(pointer, "invalid-color", "\"\(value)\" is not a colour; use #RRGGBB or #RRGGBBAA.") }
+        if !valid { error(pointer(), "invalid-color", "\"\(value)\" is not a colour; use #RRGGBB or #RRGGBBAA.") }
     }
 
     /// A finite number within `range`.
-    mutating func number(_ pointer: String, _ value: Double?, _ range: ClosedRange<Double>) {
+    mutating func number(_ pointer: @autoclosure () -> String, _ value: Double?, _ range: ClosedRange<Double>) {
         guard let value else { return }
         if !value.isFinite || !range.contains(value) {
-            error(pointer, "out-of-range", "\(value) is outside \(range.lowerBound.clean)…\(range.upperBound.clean).")
+            error(pointer(), "out-of-range", "\(value) is outside \(range.lowerBound.clean)…\(range.upperBound.clean).")
         }
     }
 
     /// A ratio: 0 < r ≤ 1.
-    mutating func ratio(_ pointer: String, _ value: Double) {
-        if !value.isFinite || value <= 0 || value > 1 { error(pointer, "out-of-range", "\(value) must be more than 0 and at most 1.") }
+    mutating func ratio(_ pointer: @autoclosure () -> String, _ value: Double) {
+        if !value.isFinite || value <= 0 || value > 1 { error(pointer(), "out-of-range", "\(value) must be more than 0 and at most 1.") }
     }
 
-    mutating func integer(_ pointer: String, _ value: Int, _ range: ClosedRange<Int>) {
-        if !range.contains(value) { error(pointer, "out-of-range", "\(value) is outside \(range.lowerBound)…\(range.upperBound).") }
+    mutating func integer(_ pointer: @autoclosure () -> String, _ value: Int, _ range: ClosedRange<Int>) {
+        if !range.contains(value) { error(pointer(), "out-of-range", "\(value) is outside \(range.lowerBound)…\(range.upperBound).") }
     }
 
     /// Text no longer than `limit` characters; optionally required to be non-empty.
-    mutating func text(_ pointer: String, _ value: String?, limit: Int, required: Bool = false) {
+    mutating func text(_ pointer: @autoclosure () -> String, _ value: String?, limit: Int, required: Bool = false) {
         guard let value, !value.isEmpty else {
-            if required { error(pointer, "empty-text", "This text must not be empty.") }
+            if required { error(pointer(), "empty-text", "This text must not be empty.") }
             return
         }
-        if value.count > limit { error(pointer, "text-too-long", "This text has \(value.count) characters; at most \(limit) are allowed.") }
+        // No more characters than UTF-8 bytes: only a long text is counted character by character.
+        if value.utf8.count > limit, value.count > limit {
+            error(pointer(), "text-too-long", "This text has \(value.count) characters; at most \(limit) are allowed.")
+        }
     }
 
     /// A URL that parses and uses https, http or an app's own scheme.
-    mutating func url(_ pointer: String, _ value: String) {
+    mutating func url(_ pointer: @autoclosure () -> String, _ value: String) {
         guard value.utf8.count <= SpecLimits.url else {
-            return error(pointer, "invalid-url", "The URL is longer than \(SpecLimits.url) bytes.")
+            return error(pointer(), "invalid-url", "The URL is longer than \(SpecLimits.url) bytes.")
         }
         guard let colon = value.firstIndex(of: ":"), let first = value.first, first.isASCII, first.isLetter,
             value[..<colon].allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+.-".contains($0)) }),
             !value.contains(where: { $0.isWhitespace }), let components = URLComponents(string: value)
         else {
-            return error(pointer, "invalid-url", "\"\(value)\" is not a URL with a scheme.")
+            return error(pointer(), "invalid-url", "\"\(value)\" is not a URL with a scheme.")
         }
         let scheme = value[..<colon].lowercased()
         if SpecLimits.forbiddenSchemes.contains(scheme) {
-            return error(pointer, "forbidden-scheme", "URLs with the scheme \"\(scheme):\" are not allowed.")
+            return error(pointer(), "forbidden-scheme", "URLs with the scheme \"\(scheme):\" are not allowed.")
         }
         if (scheme == "http" || scheme == "https"), components.host?.isEmpty ?? true {
-            error(pointer, "invalid-url", "\"\(value)\" has no host.")
+            error(pointer(), "invalid-url", "\"\(value)\" has no host.")
         }
     }
 
-    mutating func image(_ pointer: String, _ image: AlertImage?) {
+    mutating func image(_ pointer: @autoclosure () -> String, _ image: AlertImage?) {
         guard let image else { return }
         switch (image.asset, image.url) {
-        case (let asset?, nil): text(pointer + "/asset", asset, limit: SpecLimits.identifier * 2, required: true)
-        case (nil, let url?): self.url(pointer + "/url", url)
-        default: error(pointer, "invalid-image", "An image needs exactly one of asset and url.")
+        case (let asset?, nil): text(pointer() + "/asset", asset, limit: SpecLimits.identifier * 2, required: true)
+        case (nil, let url?): self.url(pointer() + "/url", url)
+        default: error(pointer(), "invalid-image", "An image needs exactly one of asset and url.")
         }
-        color(pointer + "/tint", image.tint)
+        color(pointer() + "/tint", image.tint)
     }
 
-    mutating func font(_ pointer: String, _ font: Font) {
-        number(pointer + "/size", font.size, 1...200)
-        text(pointer + "/family", font.family, limit: SpecLimits.identifier * 2)
+    mutating func font(_ pointer: @autoclosure () -> String, _ font: Font) {
+        number(pointer() + "/size", font.size, 1...200)
+        text(pointer() + "/family", font.family, limit: SpecLimits.identifier * 2)
     }
 
-    mutating func textStyle(_ pointer: String, _ style: TextStyle) {
-        font(pointer + "/font", style.font)
-        color(pointer + "/color", style.color)
+    mutating func textStyle(_ pointer: @autoclosure () -> String, _ style: TextStyle) {
+        font(pointer() + "/font", style.font)
+        color(pointer() + "/color", style.color)
     }
 
-    mutating func offset(_ pointer: String, _ offset: Offset) {
-        number(pointer + "/x", offset.x, -2000...2000)
-        number(pointer + "/y", offset.y, -2000...2000)
+    mutating func offset(_ pointer: @autoclosure () -> String, _ offset: Offset) {
+        number(pointer() + "/x", offset.x, -2000...2000)
+        number(pointer() + "/y", offset.y, -2000...2000)
     }
 }
 
