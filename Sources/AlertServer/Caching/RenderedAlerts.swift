@@ -18,10 +18,13 @@ struct RenderedAlerts: Sendable {
     private let checks: BoundedCache<AlertKey, CheckedAlert>
     private let renderings: BoundedCache<RenderKey, Rendering>
     private let locales: BoundedCache<LocaleKey, String>
+    /// Counts the renderings' hits and misses (`alertd_render_cache_lookups_total`).
+    private let metrics: ServiceMetrics?
 
     /// - Parameter capacity: about how many renderings (alert, parameters, locale) are kept.
-    init(catalogs: CatalogRegistry, capacity: Int = 4096) {
+    init(catalogs: CatalogRegistry, capacity: Int = 4096, metrics: ServiceMetrics? = nil) {
         self.catalogs = catalogs
+        self.metrics = metrics
         self.checks = BoundedCache(capacity: capacity)
         self.renderings = BoundedCache(capacity: capacity)
         self.locales = BoundedCache(capacity: Self.negotiationCapacity)
@@ -127,9 +130,14 @@ struct RenderedAlerts: Sendable {
     /// parameters as a dictionary (so their order in a query does not matter), the locale.
     func rendering(of type: String, in catalog: any AlertCatalog, _ parameters: [String: ParameterValue], locale: String) throws -> Rendering {
         let key = RenderKey(alert: AlertKey(alert: catalog.name + "/" + type, parameters: parameters), locale: locale)
-        return try renderings.value(for: key) {
-            try Rendering(spec: catalog.render(type: type, parameters: parameters, locale: locale))
+        if let cached = renderings.value(for: key) {
+            metrics?.renderCacheHit()
+            return cached
         }
+        metrics?.renderCacheMiss()
+        let rendering = try Rendering(spec: catalog.render(type: type, parameters: parameters, locale: locale))
+        renderings.insert(rendering, for: key)
+        return rendering
     }
 
     /// Problems found checking an alert (a `Result` failure needs an `Error`).

@@ -31,7 +31,8 @@ public struct Router: Sendable {
     }
 
     public enum Match {
-        case found(Responder, [String: String])
+        /// The route's responder, the path's parameters, and the route's index in `routes`.
+        case found(Responder, [String: String], route: Int)
         case methodNotAllowed(allow: [String])
         case notFound
     }
@@ -67,9 +68,11 @@ public struct Router: Sendable {
         let wanted = method == "HEAD" ? "GET" : method
         var allowed: [String] = []
         var headAllowed = false
-        for route in routes {
+        for (index, route) in routes.enumerated() {
             guard let parameters = Self.bind(route.segments, to: parts) else { continue }
-            if route.method == wanted, method != "HEAD" || route.answersHead { return .found(route.responder, parameters) }
+            if route.method == wanted, method != "HEAD" || route.answersHead {
+                return .found(route.responder, parameters, route: index)
+            }
             allowed.append(route.method)
             headAllowed = headAllowed || (route.method == "GET" && route.answersHead)
         }
