@@ -141,8 +141,9 @@ struct ProcessTests {
         let line = try #require(run.readStandardOutputLine(within: .seconds(10)), "stderr: \(run.standardErrorSoFar())")
         let port = try #require(Int(line.split(separator: ":").last ?? ""))
         // Then the folder's catalog is served, and the admin token is the one given: not generated
-        #expect(run.readStandardOutputLine(within: .seconds(5))?.contains("envcat") == true)
-        #expect(run.readStandardOutputLine(within: .seconds(5))?.hasSuffix("session-secret (owner only)") == true)
+        let log = run.waitForStandardError(containing: "info listening", within: .seconds(5))
+        #expect(log.contains("envcat"), "log: \(log)")
+        #expect(log.contains("session-secret\n"), "log: \(log)")
         #expect(!FileManager.default.fileExists(atPath: run.dataFolder.appendingPathComponent("admin-token").path))
         let token = try RawHTTPClient(port: port).request(
             "POST", "/v1/sessions/s/token", headers: [("Authorization", "Bearer token-from-env")])

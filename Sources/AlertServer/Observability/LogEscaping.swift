@@ -10,6 +10,11 @@ enum LogEscaping {
     /// `\u{XX}`; inside quotes, `"` and `\` escaped too.
     static func appendText(_ text: String, quoted: Bool, to line: inout [UInt8]) {
         if quoted { line.append(UInt8(ascii: "\"")) }
+        if isPlain(text) {
+            line.append(contentsOf: text.utf8)
+            if quoted { line.append(UInt8(ascii: "\"")) }
+            return
+        }
         for scalar in text.unicodeScalars {
             switch scalar.value {
             case 0x22 where quoted: line.append(contentsOf: #"\""#.utf8)
@@ -36,6 +41,11 @@ enum LogEscaping {
     /// for readers that take JSON for JavaScript.
     static func appendJSONString(_ text: String, to line: inout [UInt8]) {
         line.append(UInt8(ascii: "\""))
+        if isPlain(text) {
+            line.append(contentsOf: text.utf8)
+            line.append(UInt8(ascii: "\""))
+            return
+        }
         for scalar in text.unicodeScalars {
             switch scalar.value {
             case 0x22: line.append(contentsOf: #"\""#.utf8)
@@ -57,6 +67,12 @@ enum LogEscaping {
             }
         }
         line.append(UInt8(ascii: "\""))
+    }
+
+    /// Printable ASCII without `"` or `\`: written as it is, in one copy (the usual case: a
+    /// path, an id, a number).
+    private static func isPlain(_ text: String) -> Bool {
+        text.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != 0x22 && $0 != 0x5C }
     }
 
     private static func appendHex(_ value: UInt32, to line: inout [UInt8]) {

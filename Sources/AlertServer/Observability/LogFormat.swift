@@ -57,15 +57,14 @@ public enum LogFormat: String, Sendable, CaseIterable {
     }
 
     /// The metadata in `keyOrder`, then the rest by key.
-    private static func ordered(_ metadata: Logger.Metadata) -> [(String, Logger.MetadataValue)] {
-        var known: [(String, Logger.MetadataValue)] = []
-        for key in keyOrder {
-            if let value = metadata[key] { known.append((key, value)) }
+    private static func ordered(_ metadata: Logger.Metadata) -> [(key: String, value: Logger.MetadataValue)] {
+        metadata.sorted { a, b in
+            let (x, y) = (rank[a.key] ?? Int.max, rank[b.key] ?? Int.max)
+            return x != y ? x < y : a.key < b.key
         }
-        guard known.count < metadata.count else { return known }
-        let rest = metadata.filter { !keyOrder.contains($0.key) }.sorted { $0.key < $1.key }
-        return known + rest.map { ($0.key, $0.value) }
     }
+
+    private static let rank = Dictionary(uniqueKeysWithValues: keyOrder.enumerated().map { ($1, $0) })
 
     private static func appendJSON(_ value: Logger.MetadataValue, to line: inout [UInt8]) {
         switch value {

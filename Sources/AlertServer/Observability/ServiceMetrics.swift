@@ -28,32 +28,42 @@ public final class ServiceMetrics: Sendable {
 
     public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
         self.registry = registry
-        let cacheHelp = "Rendered alerts (alert, parameters, locale) looked up in the render cache, by result."
-        renderCacheHits = registry.makeCounter(name: "alertd_render_cache_lookups_total", labels: [("result", "hit")], help: cacheHelp)
-        renderCacheMisses = registry.makeCounter(
-            name: "alertd_render_cache_lookups_total", labels: [("result", "miss")], help: cacheHelp)
-        enqueues = registry.makeCounter(
-            name: "alertd_queue_enqueues_total", help: "Items queued by this instance (duplicates that returned an existing ticket not counted).")
-        deliveries = registry.makeCounter(
-            name: "alertd_queue_deliveries_total", help: "Items delivered by this instance's next calls (redeliveries after a lease included).")
-        acks = registry.makeCounter(name: "alertd_queue_acks_total", help: "Items acknowledged through this instance.")
-        storeErrors = registry.makeCounter(
-            name: "alertd_store_errors_total", help: "Requests answered 503 because the queue store could not be reached (readyz included).")
-        longPolls = registry.makeGauge(
-            name: "alertd_long_polls_waiting", help: "next requests suspended on this instance, waiting for an item or their deadline.")
+        let cacheLookups = Self.name("alertd_render_cache_lookups", unit: "total", """
+            Rendered alerts (alert, parameters, locale) looked up in the render cache, by result.
+            """)
+        renderCacheHits = registry.makeCounter(descriptor: cacheLookups, labels: [("result", "hit")])
+        renderCacheMisses = registry.makeCounter(descriptor: cacheLookups, labels: [("result", "miss")])
+        enqueues = registry.makeCounter(descriptor: Self.name("alertd_queue_enqueues", unit: "total", """
+            Items queued by this instance (duplicates that returned an existing ticket not counted).
+            """))
+        deliveries = registry.makeCounter(descriptor: Self.name("alertd_queue_deliveries", unit: "total", """
+            Items delivered by this instance's next calls (redeliveries after a lease included).
+            """))
+        acks = registry.makeCounter(descriptor: Self.name("alertd_queue_acks", unit: "total", "Items acknowledged through this instance."))
+        storeErrors = registry.makeCounter(descriptor: Self.name("alertd_store_errors", unit: "total", """
+            Requests answered 503 because the queue store could not be reached (readyz included).
+            """))
+        longPolls = registry.makeGauge(descriptor: Self.name("alertd_long_polls_waiting", unit: "", """
+            next requests suspended on this instance, waiting for an item or their deadline.
+            """))
+        let census = Self.name("alertd_queue_items", unit: "", """
+            Items in the whole store (every instance's), by lane and state, counted at scrape time: queued \
+            and presenting are the queues' depth; expired and dead only grow, so their delta is the \
+            expirations and dead letters.
+            """)
         var items: [Lane: [ItemState: Gauge]] = [:]
         for lane in Lane.allCases {
             for state in QueueCensus.states {
                 items[lane, default: [:]][state] = registry.makeGauge(
-                    name: "alertd_queue_items", labels: [("lane", lane.rawValue), ("state", state.rawValue)],
-                    help: """
-                        Items in the whole store (every instance's), by lane and state, counted at scrape time: queued \
-                        and presenting are the queues' depth; expired and dead only grow, so their delta is the \
-                        expirations and dead letters.
-                        """)
+                    descriptor: census, labels: [("lane", lane.rawValue), ("state", state.rawValue)])
             }
         }
         self.items = items
+    }
+
+    /// A series' name (`metric_unit`) and its `# HELP` text.
+    private static func name(_ metric: String, unit: String, _ help: String) -> MetricNameDescriptor {
+        MetricNameDescriptor(metricName: metric, unitName: unit, helpText: help)
     }
 
     // Events, each one relaxed atomic addition.
