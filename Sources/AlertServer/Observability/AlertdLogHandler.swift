@@ -33,9 +33,11 @@ public struct AlertdLogHandler: LogHandler {
     }
 
     public func log(event: LogEvent) {
-        var merged = metadata
-        if let provided = metadataProvider?.get() { merged.merge(provided) { _, new in new } }
-        if let given = event.metadata { merged.merge(given) { _, new in new } }
+        // A request line's metadata as it is: the handler's own is empty and no provider is
+        // set in alertd, so nothing is copied or rehashed on that path.
+        var merged = event.metadata ?? [:]
+        if !metadata.isEmpty { merged.merge(metadata) { given, _ in given } }
+        if let provided = metadataProvider?.get(), !provided.isEmpty { merged.merge(provided) { given, _ in given } }
         if let error = event.error { merged["error"] = .string(String(describing: error)) }
         output.write(format.line(level: event.level, message: event.message.description, metadata: merged))
     }

@@ -30,7 +30,7 @@ public enum LogFormat: String, Sendable, CaseIterable {
             line.append(contentsOf: level.rawValue.utf8)
             line.append(UInt8(ascii: " "))
             LogEscaping.appendText(message, quoted: false, to: &line)
-            for (key, value) in Self.ordered(metadata) {
+            Self.forEachOrdered(metadata) { key, value in
                 line.append(UInt8(ascii: " "))
                 LogEscaping.appendText(key, quoted: false, to: &line)
                 line.append(UInt8(ascii: "="))
@@ -44,7 +44,7 @@ public enum LogFormat: String, Sendable, CaseIterable {
             line.append(contentsOf: level.rawValue.utf8)
             line.append(contentsOf: #"","message":"#.utf8)
             LogEscaping.appendJSONString(message, to: &line)
-            for (key, value) in Self.ordered(metadata) {
+            Self.forEachOrdered(metadata) { key, value in
                 line.append(UInt8(ascii: ","))
                 LogEscaping.appendJSONString(key, to: &line)
                 line.append(UInt8(ascii: ":"))
@@ -56,12 +56,20 @@ public enum LogFormat: String, Sendable, CaseIterable {
         return line
     }
 
-    /// The metadata in `keyOrder`, then the rest by key.
-    private static func ordered(_ metadata: Logger.Metadata) -> [(key: String, value: Logger.MetadataValue)] {
-        metadata.sorted { a, b in
-            let (x, y) = (rank[a.key] ?? Int.max, rank[b.key] ?? Int.max)
-            return x != y ? x < y : a.key < b.key
+    /// Calls `body` with the metadata in `keyOrder`, then the rest by key. A request line's keys
+    /// lead `keyOrder`, so it takes one lookup per key and stops; nothing is copied or sorted
+    /// (the values are existentials: costly to move).
+    private static func forEachOrdered(_ metadata: Logger.Metadata, _ body: (String, Logger.MetadataValue) -> Void) {
+        var seen = 0
+        for key in keyOrder {
+            guard seen < metadata.count else { return }
+            if let value = metadata[key] {
+                body(key, value)
+                seen += 1
+            }
         }
+        guard seen < metadata.count else { return }
+        for (key, value) in metadata.sorted(by: { $0.key < $1.key }) where rank[key] == nil { body(key, value) }
     }
 
     private static let rank = Dictionary(uniqueKeysWithValues: keyOrder.enumerated().map { ($1, $0) })
