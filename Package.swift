@@ -27,6 +27,9 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/vapor/postgres-nio", exact: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
         // A value behind a pthread mutex: the shared-state lock of every server module (see
@@ -94,6 +97,9 @@ let package = Package(
             dependencies: [
                 "MicroHTTP", "AlertSpec", "AlertCatalogs", "AlertQueue", "Locking",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ],
             resources: [.copy("Resources/openapi.yaml")],
             swiftSettings: swiftSettings
@@ -104,6 +110,7 @@ let package = Package(
                 "AlertServer", "AlertCatalogs", "AlertSpec", "AlertQueue", "AlertQueuePostgres", "MicroHTTP",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Yams", package: "Yams"),  // the --config file
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -128,6 +135,7 @@ let package = Package(
                 "AlertServer", "AlertCatalogs", "AlertSpec", "AlertQueue", "Locking", "MicroHTTP", "PostgresTestSupport",
                 "AlertClient",
                 .product(name: "Yams", package: "Yams"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
         ),

@@ -13,7 +13,8 @@ ALERTD_BIN=${ALERTD_BIN:-.build/release/alertd}
 data=$(mktemp -d)  # the generated secrets; removed at exit
 
 # wrk connects from one address: the per-client connection limit (default 128) is lifted here.
-"$ALERTD_BIN" serve --host 127.0.0.1 --port "$PORT" --store memory --data-dir "$data" --per-client-connection-limit 0 >/tmp/alertd-bench.log 2>&1 &
+# Request lines are off (--log-level warning), as in every figure taken before alertd had them.
+"$ALERTD_BIN" serve --host 127.0.0.1 --port "$PORT" --store memory --data-dir "$data" --per-client-connection-limit 0 --log-level warning >/tmp/alertd-bench.log 2>&1 &
 server=$!
 trap 'kill "$server" 2>/dev/null; wait "$server" 2>/dev/null || true; rm -rf "$data"' EXIT
 for _ in $(seq 50); do curl -sf "http://127.0.0.1:$PORT/livez" >/dev/null && break; sleep 0.1; done
@@ -38,7 +39,7 @@ STALLED=${STALLED:-600}
 STALL_TIMEOUT=${STALL_TIMEOUT:-10}
 kill "$server" 2>/dev/null; wait "$server" 2>/dev/null || true
 "$ALERTD_BIN" serve --host 127.0.0.1 --port "$PORT" --store memory --data-dir "$data" --connection-timeout "$STALL_TIMEOUT" \
-  >/tmp/alertd-bench.log 2>&1 &
+  --log-level warning >/tmp/alertd-bench.log 2>&1 &
 server=$!
 for _ in $(seq 50); do curl -sf "http://127.0.0.1:$PORT/livez" >/dev/null && break; sleep 0.1; done
 echo

@@ -38,6 +38,10 @@ public protocol QueueStore: Sendable {
 
     /// Whether the store answers (for `/readyz`).
     func isReachable() async -> Bool
+
+    /// Items across every session by lane and state at `now` (for `/metrics`): one aggregate
+    /// query over the items that are live, expired or dead, never over done or cancelled ones.
+    func census(now: Date) async throws -> QueueCensus
 }
 
 /// Why a queue operation was refused. A struct around a private enum, so cases can be added.

@@ -241,6 +241,30 @@ public final class PostgresQueueStore: QueueStore {
         }
     }
 
+    /// Every instance's items, at the store's clock (the database's, unless `options.clock` is
+    /// the caller's, as in every call).
+    public func census(now: Date) async throws -> QueueCensus {
+        let caller: Double? = if case .caller = options.clock { now.timeIntervalSince1970 } else { nil }
+        return try await perform { connection in
+            let rows = try await connection.query(
+                """
+                SELECT lane,
+                    CASE WHEN state = 'queued' AND expires_at <= coalesce(\(caller)::float8, extract(epoch FROM now())::float8)
+                        THEN 'expired' ELSE state END AS counted,
+                    count(*)
+                FROM alertd.items WHERE state IN ('queued', 'presenting', 'expired', 'dead')
+                GROUP BY lane, counted
+                """, logger: self.logger
+            ).collect()
+            var census = QueueCensus()
+            for row in rows {
+                let (lane, state, count) = try row.decode((String, String, Int).self)
+                census.add(lane: lane, state: state, count: count)
+            }
+            return census
+        }
+    }
+
     /// Whether PostgreSQL answers `SELECT 1` within `options.reachabilityTimeout`.
     public func isReachable() async -> Bool {
         do {

@@ -1,5 +1,7 @@
 import AlertCatalogs
+import AlertQueue
 import Foundation
+import Logging
 import MicroHTTP
 
 /// The alertd HTTP API: routes every request to its handler and turns what the handler returns,
@@ -7,6 +9,11 @@ import MicroHTTP
 public struct AlertService: HTTPHandler {
     public let router: Router
     public let queue: QueueServices
+    public let metrics: ServiceMetrics
+    /// Request lines, lifecycle events and the causes of 5xx answers.
+    public let logger: Logger
+    /// Requests by route and status, durations by route.
+    let requests: RequestMetrics
 
     /// - Parameters:
     ///   - catalogs: the catalogs to list and render.
@@ -15,8 +22,11 @@ public struct AlertService: HTTPHandler {
     ///   - renderCacheSize: about how many rendered alerts (alert, parameters, locale) are kept,
     ///     shared by the render endpoint and the queue; 0 keeps none.
     ///   - maxAge: the `max-age` of specs and catalog listings, in seconds.
+    ///   - metrics: where `/metrics` counts; a registry of its own by default.
+    ///   - logger: request lines and 5xx causes; none by default (tests), `alertd serve` passes its own.
     public init(
-        catalogs: CatalogRegistry, queue: QueueServices, openAPI: [UInt8]? = nil, renderCacheSize: Int = 4096, maxAge: Int = 300
+        catalogs: CatalogRegistry, queue: QueueServices, openAPI: [UInt8]? = nil, renderCacheSize: Int = 4096, maxAge: Int = 300,
+        metrics: ServiceMetrics = ServiceMetrics(), logger: Logger = Logger(label: "alertd", factory: { _ in SwiftLogNoOpLogHandler() })
     ) throws {
         var router = Router()
         HealthHandlers(catalogs: catalogs, store: queue.store).register(in: &router)
@@ -24,13 +34,27 @@ public struct AlertService: HTTPHandler {
         router.add("GET", "/openapi.yaml") { _ in
             HTTPResponse(status: 200, headers: ["Content-Type": "application/yaml"], body: document)
         }
-        let alerts = RenderedAlerts(catalogs: catalogs, capacity: renderCacheSize, maxAge: maxAge)
+        let alerts = RenderedAlerts(catalogs: catalogs, capacity: renderCacheSize, maxAge: maxAge, metrics: metrics)
         try CatalogHandlers(catalogs: catalogs, alerts: alerts, maxAge: maxAge).register(in: &router)
         SpecHandlers(catalogs: catalogs).register(in: &router)
-        QueueHandlers(alerts: alerts, store: queue.store, access: queue.access, polls: queue.polls, settings: queue.settings)
-            .register(in: &router)
+        QueueHandlers(
+            alerts: alerts, store: queue.store, access: queue.access, polls: queue.polls, settings: queue.settings, metrics: metrics
+        ).register(in: &router)
+        // `/metrics` last: the request table is made for every route, its own included.
+        let requests = RequestMetrics(routes: router.routes.map { .init(method: $0.method, pattern: $0.pattern) } + [.init(method: "GET", pattern: "/metrics")])
+        MetricsHandlers(metrics: metrics, requests: requests, store: queue.store, polls: queue.polls).register(in: &router)
+        precondition(router.routes.count == requests.routes.count, "a route added after /metrics")
         self.router = router
         self.queue = queue
+        self.metrics = metrics
+        self.logger = logger
+        self.requests = requests
+    }
+
+    /// What the server should tell of every finished request: it counts it for `/metrics` and
+    /// logs its line. Pass it to `HTTPServer(configuration:handler:observer:)`.
+    public var observer: any HTTPObserver {
+        RequestObserver(metrics: requests, logger: logger)
     }
 
     /// The OpenAPI document shipped in this module's resources.
@@ -43,7 +67,7 @@ public struct AlertService: HTTPHandler {
 
     public func handle(_ http: HTTPRequest) -> HTTPReply {
         let match = router.match(method: http.method, path: http.path)
-        guard case .found(.later(let handler), let parameters) = match else {
+        guard case .found(.later(let handler), let parameters, let route) = match else {
             return .respond(respond(to: http, match))
         }
         let request = Request(http: http, pathParameters: parameters)
@@ -56,29 +80,34 @@ public struct AlertService: HTTPHandler {
                     try JSONContentType.require(http)
                     return try await handler(request)
                 })
-                Self.settle(outcome, for: request) { promise.fulfill($0) }
+                settle(outcome, for: request) { response in
+                    var response = response
+                    response.route = route
+                    promise.fulfill(response)
+                }
             }
         }
     }
 
     /// Routes and answers any request, waiting for async handlers (without a socket, in tests).
     public func answer(_ http: HTTPRequest) async -> HTTPResponse {
-        if case .found(.later(let handler), let parameters) = router.match(method: http.method, path: http.path) {
+        let match = router.match(method: http.method, path: http.path)
+        if case .found(.later(let handler), let parameters, _) = match {
             let request = Request(http: http, pathParameters: parameters)
             let outcome = await Result(awaiting: {
                 try JSONContentType.require(http)
                 return try await handler(request)
             })
             return await withCheckedContinuation { continuation in
-                Self.settle(outcome, for: request) { continuation.resume(returning: $0) }
+                settle(outcome, for: request) { continuation.resume(returning: $0) }
             }
         }
-        return respond(to: http)
+        return respond(to: http, match)
     }
 
     /// Turns what an async handler gave into the response `deliver` sends: now, or — for a
     /// `PendingResponse` — once it is answered, however many times it waits again.
-    private static func settle(
+    private func settle(
         _ outcome: Result<any ResponseGenerator, any Error>, for request: Request, deliver: @escaping @Sendable (HTTPResponse) -> Void
     ) {
         do {
@@ -101,20 +130,23 @@ public struct AlertService: HTTPHandler {
     /// Answers one request whose route is already matched (routing once per request).
     private func respond(to http: HTTPRequest, _ match: Router.Match) -> HTTPResponse {
         switch match {
-        case .found(.now(let handler), let parameters):
+        case .found(.now(let handler), let parameters, let route):
             let request = Request(http: http, pathParameters: parameters)
+            var response: HTTPResponse
             do {
                 try JSONContentType.require(http)
-                return try handler(request).response(for: request)
+                response = try handler(request).response(for: request)
             } catch {
-                return Self.problem(APIError(error), for: request, cause: error)
+                response = problem(APIError(error), for: request, cause: error)
             }
-        case .found(.later, _):
+            response.route = route
+            return response
+        case .found(.later, _, _):
             preconditionFailure("\(http.method) \(http.path) answers later: use answer(_:)")
         case .methodNotAllowed(let allow):
-            return Self.problem(.methodNotAllowed(allow: allow), for: Request(http: http))
+            return problem(.methodNotAllowed(allow: allow), for: Request(http: http))
         case .notFound:
-            return Self.problem(.notFound("There is nothing at \(http.path)."), for: Request(http: http))
+            return problem(.notFound("There is nothing at \(http.path)."), for: Request(http: http))
         }
     }
 
@@ -125,15 +157,23 @@ public struct AlertService: HTTPHandler {
             ?? HTTPResponse(status: error.status, contentType: "text/plain", text: error.description)
     }
 
-    /// The problem response for `error`; a 5xx is logged with its `cause` (the client's answer
-    /// says only that it was logged), on one line: control characters in the path are replaced.
-    private static func problem(_ error: APIError, for request: Request, cause: (any Error)? = nil) -> HTTPResponse {
+    /// The problem response for `error`; a 5xx is logged at error level with its `cause` (the
+    /// client's answer says only that it was logged), its method, path and request id, on one
+    /// line: control characters in the path are replaced here, and the log handler escapes any
+    /// left in the cause. No header is logged, so no token. A 503 from the store is counted.
+    private func problem(_ error: APIError, for request: Request, cause: (any Error)? = nil) -> HTTPResponse {
         if error.status >= 500 {
+            if error.code == QueueError.unavailable("").code { metrics.storeFailed() }
             let path = String(String.UnicodeScalarView(request.http.path.unicodeScalars.map {
                 $0.properties.generalCategory == .control ? "?" : $0
             }))
-            let why = String(describing: cause ?? error).replacing("\n", with: " ")
-            FileHandle.standardError.write(Data("error: \(request.http.method) \(path): \(why)\n".utf8))
+            logger.error(
+                "request failed",
+                metadata: [
+                    "method": .string(request.http.method), "path": .string(path), "status": .stringConvertible(error.status),
+                    "request_id": .string(request.http.requestID),
+                    "cause": .string(String(describing: cause ?? error).replacing("\n", with: " ")),
+                ])
         }
         // Encoding a Problem cannot fail (strings and an integer); keep a plain answer regardless.
         return (try? error.response(for: request))

@@ -25,12 +25,12 @@ func microHTTPAccess(
     guard let state = requestState.pointee else {
         // First call: headers only. Refuse a head past the limits, or with ambiguous framing,
         // at once (the connection is closed after the answer, so no body need be sent or read).
-        let context = RequestContext()
+        let context = RequestContext(requestID: RequestID.accepted(from: connection) ?? RequestID.make())
         requestState.pointee = Unmanaged.passRetained(context).toOpaque()
         core.inFlight.add(1, ordering: .relaxed)
         if let failure = RequestScreen.check(connection: connection, url: url, limits: core.limits) {
             context.answered = true
-            return reject(failure, core, connection, method, url)
+            return reject(failure, core, connection, context, method, url)
         }
         return .YES
     }
@@ -57,33 +57,37 @@ func microHTTPAccess(
     if context.answered { return .YES }
     if context.bodyTooLarge {
         context.answered = true
-        return reject(.bodyTooLarge(limit: core.maxBodySize), core, connection, method, url)
+        return reject(.bodyTooLarge(limit: core.maxBodySize), core, connection, context, method, url)
     }
     if context.suspended {
         // Resumed by a promise: send what it delivered.
         guard let response = context.promise.withLock({ $0.response.take() }) else { return .YES }
         context.answered = true
-        return queue(response, on: connection)
+        return queue(response, on: connection, for: context)
     }
 
     let request: HTTPRequest
-    switch RequestReader.read(connection: connection, method: method, url: url, body: context.body) {
+    switch RequestReader.read(
+        connection: connection, method: method, url: url, body: context.body, requestID: context.requestID)
+    {
     case .success(let complete): request = complete
     case .failure(let failure):
         context.answered = true
-        return reject(failure, core, connection, method, url)
+        return reject(failure, core, connection, context, method, url)
     }
     context.body = []
+    context.method = request.method
+    context.path = request.path
 
     switch core.handler.handle(request) {
     case .respond(let response):
         context.answered = true
-        return queue(response, on: connection)
+        return queue(response, on: connection, for: context)
     case .later(let start):
         let promise = ResponsePromise(connection: connection, context: context, core: core)
         guard core.remember(promise) else {
             context.answered = true
-            return reject(.unavailable, core, connection, method, url)
+            return reject(.unavailable, core, connection, context, method, url)
         }
         start(promise)
         // Answered while `start` ran (no thread hop, no suspension), or suspend until it is;
@@ -97,14 +101,15 @@ func microHTTPAccess(
         }
         if let ready {
             context.answered = true
-            return queue(ready, on: connection)
+            return queue(ready, on: connection, for: context)
         }
         context.suspended = true
         return .YES
     }
 }
 
-/// MHD's completion callback: the request is over (answered, or the client went away).
+/// MHD's completion callback: the request is over (answered, or the client went away). The
+/// observer hears of it here, once the response went out.
 func microHTTPCompleted(
     cls: UnsafeMutableRawPointer?,
     connection: OpaquePointer?,
@@ -113,30 +118,42 @@ func microHTTPCompleted(
 ) {
     guard let cls, let requestState, let state = requestState.pointee else { return }
     requestState.pointee = nil
-    Unmanaged<RequestContext>.fromOpaque(state).release()
-    Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue().inFlight.subtract(1, ordering: .relaxed)
+    let context = Unmanaged<RequestContext>.fromOpaque(state).takeRetainedValue()
+    let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
+    if let observer = core.observer, context.status != 0 {
+        observer.finished(FinishedRequest(
+            method: context.method, path: context.path, status: context.status, bodyBytes: context.bodyBytes,
+            nanoseconds: monotonicNanoseconds() &- context.started, requestID: context.requestID, route: context.route))
+    }
+    core.inFlight.subtract(1, ordering: .relaxed)
 }
 
 private func reject(
-    _ failure: HTTPRequestFailure, _ core: ServerCore, _ connection: OpaquePointer,
+    _ failure: HTTPRequestFailure, _ core: ServerCore, _ connection: OpaquePointer, _ context: RequestContext,
     _ method: UnsafePointer<CChar>?, _ url: UnsafePointer<CChar>?
 ) -> MHD_Result {
-    let method = method.map { String(cString: $0) } ?? ""
-    let path = url.map { String(cString: $0) } ?? ""
-    return queue(core.handler.reject(failure, method: method, path: path), on: connection)
+    context.method = method.map { String(cString: $0) } ?? ""
+    // A path that is not UTF-8 is refused for that; it is not repeated anywhere.
+    context.path = url.flatMap { String(validatingCString: $0) } ?? ""
+    return queue(core.handler.reject(failure, method: context.method, path: context.path), on: connection, for: context)
 }
 
-/// Hands a response to MHD: a body of its own is copied (it is small and made for this request);
-/// shared bytes are not, MHD holds a retain of them until it destroys the response.
-func queue(_ response: HTTPResponse, on connection: OpaquePointer) -> MHD_Result {
+/// Hands a response to MHD, with the request's `X-Request-Id`: a body of its own is copied (it
+/// is small and made for this request); shared bytes are not, MHD holds a retain of them until
+/// it destroys the response. Notes what was sent for the observer.
+func queue(_ response: HTTPResponse, on connection: OpaquePointer, for context: RequestContext) -> MHD_Result {
+    context.status = response.status
+    context.route = response.route
     let mhdResponse: OpaquePointer?
     switch response.content {
     case .owned(let body):
+        context.bodyBytes = body.count
         mhdResponse = body.withUnsafeBytes { bytes in
             MHD_create_response_from_buffer(
                 bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), .RESPMEM_MUST_COPY)
         }
     case .shared(let body):
+        context.bodyBytes = body.count
         let retained = Unmanaged.passRetained(body).toOpaque()
         mhdResponse = MHD_create_response_from_buffer_with_free_callback_cls(
             body.count, body.baseAddress, microHTTPReleaseSharedBytes, retained)
@@ -147,6 +164,7 @@ func queue(_ response: HTTPResponse, on connection: OpaquePointer) -> MHD_Result
     for field in response.headers {
         _ = MHD_add_response_header(mhdResponse, field.name, field.value)
     }
+    _ = MHD_add_response_header(mhdResponse, RequestID.headerName, context.requestID)
     return MHD_queue_response(connection, UInt32(response.status), mhdResponse)
 }
 

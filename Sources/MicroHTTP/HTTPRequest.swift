@@ -11,16 +11,20 @@ public struct HTTPRequest: Sendable {
     public var query: [(name: String, value: String?)]
     public var headers: HTTPHeaders
     public var body: [UInt8]
+    /// The request's `X-Request-Id` (the client's, or one MicroHTTP made); every response
+    /// carries it back. Empty for requests made by hand.
+    public var requestID: String
 
     public init(
         method: String, path: String, query: [(name: String, value: String?)] = [],
-        headers: HTTPHeaders = [:], body: [UInt8] = []
+        headers: HTTPHeaders = [:], body: [UInt8] = [], requestID: String = ""
     ) {
         self.method = method
         self.path = path
         self.query = query
         self.headers = headers
         self.body = body
+        self.requestID = requestID
     }
 
     /// The first value of a query item, or nil when absent.

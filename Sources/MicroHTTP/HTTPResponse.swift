@@ -5,6 +5,10 @@ public struct HTTPResponse: Sendable {
     /// The body: bytes of this response alone (libmicrohttpd copies them), or bytes shared with
     /// others and sent without a copy (see `SharedBytes`).
     var content: Content
+    /// Which of the handler's routes answered, as an index of its own choosing; handed to the
+    /// `HTTPObserver` (alertd: the router's route index, so metrics need no string lookup). Not
+    /// sent.
+    public var route: Int?
 
     enum Content: Sendable {
         case owned([UInt8])

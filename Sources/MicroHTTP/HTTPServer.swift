@@ -17,14 +17,16 @@ public final class HTTPServer: Sendable {
     nonisolated(unsafe) private let daemon: OpaquePointer
     private let stopped = Atomic<Bool>(false)
 
-    public init(configuration: Configuration, handler: any HTTPHandler) throws {
+    /// - Parameter observer: told about every finished request (logs, metrics); none by default.
+    public init(configuration: Configuration, handler: any HTTPHandler, observer: (any HTTPObserver)? = nil) throws {
         if let problem = configuration.problems.first { throw HTTPServerError.invalidConfiguration(problem) }
         let address = try SocketAddress(host: configuration.host, port: configuration.port)
         let core = ServerCore(
             handler: handler,
             limits: RequestLimits(
                 maxBodySize: configuration.maxBodySize, maxURLLength: configuration.maxURLLength,
-                maxHeaderCount: configuration.maxHeaderCount))
+                maxHeaderCount: configuration.maxHeaderCount),
+            observer: observer)
         let listener = try Listener(address: address, backlog: configuration.listenBacklog)
         var config = alertd_mhd_config(
             thread_pool_size: UInt32(configuration.threads),

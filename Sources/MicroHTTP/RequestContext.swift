@@ -1,3 +1,4 @@
+import Glibc
 import Locking
 
 /// MHD's per-request state (`*con_cls`): created on the first handler call, released in the
@@ -14,6 +15,30 @@ final class RequestContext: @unchecked Sendable {
     var suspended = false
     /// What the request's promise delivered, and whether the connection waits for it.
     let promise = Locked(PromiseState())
+
+    // For the observer (see `FinishedRequest`).
+    /// The request's `X-Request-Id`, fixed on the first handler call.
+    let requestID: String
+    /// `CLOCK_MONOTONIC` at the first handler call, in nanoseconds.
+    let started: UInt64
+    var method = ""
+    var path = ""
+    /// What `queue` sent; status 0 while nothing was.
+    var status = 0
+    var bodyBytes = 0
+    var route: Int?
+
+    init(requestID: String) {
+        self.requestID = requestID
+        self.started = monotonicNanoseconds()
+    }
+}
+
+/// `CLOCK_MONOTONIC` in nanoseconds: no allocation, no lock (a vDSO call on Linux).
+func monotonicNanoseconds() -> UInt64 {
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    return UInt64(now.tv_sec) &* 1_000_000_000 &+ UInt64(now.tv_nsec)
 }
 
 /// A promise's side of a request, shared by the worker thread and whoever fulfils it.

@@ -3,7 +3,8 @@ import CMicroHTTPD
 /// Turns MHD's view of a request (C strings, parsed arguments and headers) into an HTTPRequest.
 enum RequestReader {
     static func read(
-        connection: OpaquePointer, method: UnsafePointer<CChar>?, url: UnsafePointer<CChar>?, body: [UInt8]
+        connection: OpaquePointer, method: UnsafePointer<CChar>?, url: UnsafePointer<CChar>?, body: [UInt8],
+        requestID: String = ""
     ) -> Result<HTTPRequest, HTTPRequestFailure> {
         guard let url, let path = String(validatingCString: url) else {
             return .failure(.invalidEncoding("path"))
@@ -19,7 +20,8 @@ enum RequestReader {
             path: path,
             query: collected.query,
             headers: collected.headers,
-            body: body)
+            body: body,
+            requestID: requestID)
         return .success(request)
     }
 

@@ -7,14 +7,17 @@ import Synchronization
 final class ServerCore: Sendable {
     let handler: any HTTPHandler
     let limits: RequestLimits
+    /// Told about every finished request, if set.
+    let observer: (any HTTPObserver)?
     /// Requests between their first handler call and their completion callback.
     let inFlight = Atomic<Int>(0)
     private let suspended = Locked<[ObjectIdentifier: ResponsePromise]>([:])
     private let stopping = Atomic<Bool>(false)
 
-    init(handler: any HTTPHandler, limits: RequestLimits) {
+    init(handler: any HTTPHandler, limits: RequestLimits, observer: (any HTTPObserver)? = nil) {
         self.handler = handler
         self.limits = limits
+        self.observer = observer
     }
 
     /// The largest body accepted.

@@ -3,6 +3,7 @@ import AlertQueuePostgres
 import AlertServer
 import Dispatch
 import Foundation
+import Logging
 
 /// The queue store `serve` runs on, and the work it needs in the background while the server
 /// runs: for PostgreSQL, the connection pool's `run()` and the wake-ups of long-polls by other
@@ -18,6 +19,8 @@ import Foundation
 final class OpenedStore {
     let store: any QueueStore
     private var tasks: [Task<Void, Never>] = []
+    /// Where the store's comings and goings are told (set by `start`).
+    private var logger = Logger(label: "alertd")
 
     /// Opens the store `location` names. Opens no PostgreSQL connection yet (`start` does).
     init(_ location: StoreLocation, settings: QueueSettings, postgres: PostgresQueueStore.Options) throws {
@@ -30,16 +33,19 @@ final class OpenedStore {
 
     /// Starts the background work, for PostgreSQL only: the pool, and the wake-ups, whose first
     /// sweep also runs the migrations at once and reports a database that cannot be reached.
-    func start(polls: LongPolls) {
+    func start(polls: LongPolls, logger: Logger) {
+        self.logger = logger
         guard let postgres = store as? PostgresQueueStore else { return }
         let name = postgres.endpoint.redacted
         tasks.append(Task { await postgres.run() })
         let wakeups = StoreWakeups(feed: postgres, polls: polls) { reachable in
             if reachable {
-                printError("alertd: the queue store \(name) answers again")
+                logger.notice("the queue store answers again", metadata: ["store": "\(name)"])
             } else {
                 let why = await postgres.connectionProblem() ?? "it did not answer in time"
-                printError("alertd: warning: the queue store \(name) cannot be reached (\(why)); queue calls and /readyz answer 503 until it can")
+                logger.warning(
+                    "the queue store cannot be reached; queue calls and /readyz answer 503 until it can",
+                    metadata: ["store": "\(name)", "cause": "\(why)"])
             }
         }
         tasks.append(Task { await wakeups.run() })
@@ -57,7 +63,7 @@ final class OpenedStore {
         }
         let milliseconds = Int(limit.components.seconds * 1000)
         if done.wait(timeout: .now() + .milliseconds(milliseconds)) == .timedOut {
-            printError("alertd: warning: the queue store did not close within \(limit)")
+            logger.warning("the queue store did not close in time", metadata: ["limit": "\(limit)"])
         }
         tasks = []
     }

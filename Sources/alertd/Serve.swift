@@ -5,6 +5,7 @@ import AlertServer
 import ArgumentParser
 import Dispatch
 import Foundation
+import Logging
 import MicroHTTP
 
 /// `alertd serve`: the HTTP service, until SIGINT or SIGTERM.
@@ -99,6 +100,9 @@ struct Serve: ParsableCommand {
     @Option(help: "Rendered alerts kept (alert, parameters, locale), 0 for none; ALERTD_RENDER_CACHE_SIZE. (default: 4096)")
     var renderCacheSize: Int?
 
+    /// `--log-format`, `--log-level`.
+    @OptionGroup var logging: LogOptions
+
     func run() throws {
         var settings = config.settings()
         let defaults = HTTPServer.Configuration()
@@ -145,6 +149,7 @@ struct Serve: ParsableCommand {
         let givenSecret = secrets.givenSessionSecret(&settings)
         let catalogFolder = settings.optionalString(
             catalogs, flagName: "catalogs", env: "ALERTD_CATALOGS", unset: "the built-in catalogs only")
+        let logs = logging.resolve(&settings)
         settings.reportUnknownFileSettings()
 
         http.problems.forEach { settings.report($0) }
@@ -176,48 +181,54 @@ struct Serve: ParsableCommand {
                 settings.report("--catalogs: \(catalogFolder) is not a folder")
             }
         }
-        guard settings.problems.isEmpty else {
+        guard settings.problems.isEmpty, let logs else {
             for problem in settings.problems { printError("alertd: \(problem)") }
             throw ExitCode(2)
         }
+        let logger = LogOptions.bootstrap(format: logs.format, level: logs.level)
+        let metrics = ServiceMetrics()
+        metrics.bootstrapMetricsSystem()
 
         signal(SIGPIPE, SIG_IGN)
         // Catch SIGINT/SIGTERM before anyone can learn the address: a signal sent right after
         // the "listening" line must stop the server cleanly, not kill it or go unnoticed.
         let termination = TerminationSignals()
         let openFiles = ResourceLimits.raiseOpenFileLimit()
-        let registry = try catalogRegistry(folder: catalogFolder)
+        let registry = try catalogRegistry(folder: catalogFolder, logger: logger)
+        logger.info("catalogs loaded", metadata: ["catalogs": "\(registry.catalogs.map(\.name).joined(separator: ", "))"])
         let credentials = try Credentials.load(
             adminToken: givenAdminToken, sessionSecret: givenSecret, folder: URL(fileURLWithPath: dataFolder))
         let opened = try OpenedStore(storeLocation, settings: queueSettings, postgres: postgresOptions)
         let queue = QueueServices(store: opened.store, credentials: credentials, settings: queueSettings)
-        opened.start(polls: queue.polls)
-        let service = try AlertService(catalogs: registry, queue: queue, renderCacheSize: renderCache)
-        let server = try HTTPServer(configuration: http, handler: service)
+        opened.start(polls: queue.polls, logger: logger)
+        logger.info("store opened", metadata: ["store": "\(storeLocation)"])
+        for file in credentials.files { logger.info("secret kept (owner only)", metadata: ["file": "\(file)"]) }
+        let service = try AlertService(
+            catalogs: registry, queue: queue, renderCacheSize: renderCache, metrics: metrics, logger: logger)
+        let server = try HTTPServer(configuration: http, handler: service, observer: service.observer)
         let hostText = http.host.contains(":") ? "[\(http.host)]" : http.host
-        say("alertd listening on http://\(hostText):\(server.port)")
-        say(
-            "alertd catalogs: \(registry.catalogs.map(\.name).joined(separator: ", ")); store: \(storeLocation);"
-                + " threads: \(http.threads); open-file limit: \(openFiles)")
-        for file in credentials.files { say("alertd secret kept in \(file) (owner only)") }
+        say("alertd listening on http://\(hostText):\(server.port)")  // exactly this: supervisors and tests read it
+        logger.info(
+            "listening",
+            metadata: ["url": "http://\(hostText):\(server.port)", "threads": "\(http.threads)", "open_files": "\(openFiles)"])
 
         termination.wait()
-        say("alertd stopping")
+        logger.info("stopping")
         queue.polls.close()  // waiting long-polls answer 204 before the server stops
         server.stop(grace: .seconds(grace))
         opened.stop()  // the store's pool and wake-ups, once no request can use them
-        say("alertd stopped")
+        logger.info("stopped")
     }
 
     /// The built-in catalogs and those of `folder`; on any problem, one line each on stderr
     /// and exit status 2.
-    private func catalogRegistry(folder: String?) throws -> CatalogRegistry {
+    private func catalogRegistry(folder: String?, logger: Logger) throws -> CatalogRegistry {
         let builtIn = try CatalogRegistry.builtInCatalogs()
         var files: [FileCatalog] = []
         if let folder {
             do {
                 files = try CatalogFolder.load(URL(fileURLWithPath: folder), alongside: builtIn)
-                for warning in files.flatMap(\.warnings) { printError("alertd: warning: \(warning)") }
+                for warning in files.flatMap(\.warnings) { logger.warning("\(warning)") }
             } catch let error as CatalogFileError {
                 for warning in error.warnings { printError("alertd: warning: \(warning)") }
                 for problem in error.problems { printError("alertd: \(problem)") }

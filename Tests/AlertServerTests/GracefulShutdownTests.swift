@@ -43,7 +43,7 @@ struct GracefulShutdownTests {
         ]
         let (server, port) = try AlertdProcess.serving(arguments)
         defer { server.kill() }
-        while let line = server.readStandardOutputLine(within: .seconds(1)), !line.contains("secret kept") {}
+        server.waitForStandardError(containing: "info listening", within: .seconds(5))
 
         // Given an alert queued before the signal
         let backend = try SessionClient(port: port, session: "kept", adminToken: adminToken)
@@ -105,9 +105,9 @@ struct GracefulShutdownTests {
             #expect(server.process.terminationStatus == 0)
         }
         #expect(ContinuousClock.now - signalled < .seconds(grace + 5))
-        var lines: [String] = []
-        while let line = server.readStandardOutputLine(within: .seconds(1)) { lines.append(line) }
-        #expect(lines.suffix(2) == ["alertd stopping", "alertd stopped"], "last lines: \(lines)")
+        let log = server.waitForStandardError(containing: "info stopped", within: .seconds(1))
+        let events = log.split(separator: "\n").filter { !$0.contains(" info request ") }.map { $0.split(separator: " ").dropFirst().joined(separator: " ") }
+        #expect(events.suffix(2) == ["info stopping", "info stopped"], "last events: \(events)")
 
         // And the store was closed: SQLite checkpointed and removed its write-ahead log
         #expect(

@@ -40,10 +40,10 @@ struct PostgresStoreOptionTests {
         defer { run.kill() }
         let first = try #require(run.readStandardOutputLine(within: .seconds(10)), "stderr: \(run.standardErrorSoFar())")
         let port = try #require(Int(first.split(separator: ":").last ?? ""), "first line: \(first)")
-        let summary = try #require(run.readStandardOutputLine(within: .seconds(5)))
+        let summary = run.waitForStandardError(containing: "info listening", within: .seconds(5))
 
-        // Then it names the store without the password, and serves the queue from that database
-        #expect(summary.contains("store: postgres://postgres@127.0.0.1:"), "\(summary)")
+        // Then its log names the store without the password, and it serves the queue from that database
+        #expect(summary.contains("info store opened store=postgres://postgres@127.0.0.1:"), "\(summary)")
         #expect(!summary.contains("hunter2"))
         #expect(eventually(within: .seconds(10)) {
             (try? RawHTTPClient(port: port).request("GET", "/readyz").status) == 200

@@ -29,12 +29,14 @@ struct ProcessTests {
         let port = try #require(Int(line.dropFirst(prefix.count)), "no port in \(line)")
         #expect(port > 0)
 
-        let summary = run.readStandardOutputLine(within: .seconds(5))
-        #expect(summary?.contains("store: memory") == true, "second line: \(summary ?? "none")")
+        // And its log (standard error) tells what it opened; standard output says nothing more
+        let log = run.waitForStandardError(containing: "info listening", within: .seconds(5))
+        #expect(log.contains("info store opened store=memory"), "log: \(log)")
+        #expect(run.readStandardOutputLine(within: .milliseconds(200)) == nil)
         // And with no admin token or session secret given, it generated both, readable by it alone
         for name in ["admin-token", "session-secret"] {
             let file = run.dataFolder.appendingPathComponent(name).path
-            #expect(run.readStandardOutputLine(within: .seconds(5)) == "alertd secret kept in \(file) (owner only)")
+            #expect(log.contains("info secret kept (owner only) file=\(file)"), "log: \(log)")
             let permissions = try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int
             #expect(permissions == 0o600)
         }
@@ -53,8 +55,9 @@ struct ProcessTests {
         if exited {
             #expect(run.process.terminationReason == .exit, "killed by signal \(run.process.terminationStatus)")
             #expect(run.process.terminationStatus == 0)
-            #expect(run.readStandardOutputLine(within: .seconds(1)) == "alertd stopping")
-            #expect(run.readStandardOutputLine(within: .seconds(1)) == "alertd stopped")
+            let log = run.waitForStandardError(containing: "info stopped", within: .seconds(1))
+            #expect(log.contains("info stopping\n"), "log: \(log)")
+            #expect(log.hasSuffix("info stopped\n"), "log: \(log)")
         }
     }
 
@@ -138,8 +141,9 @@ struct ProcessTests {
         let line = try #require(run.readStandardOutputLine(within: .seconds(10)), "stderr: \(run.standardErrorSoFar())")
         let port = try #require(Int(line.split(separator: ":").last ?? ""))
         // Then the folder's catalog is served, and the admin token is the one given: not generated
-        #expect(run.readStandardOutputLine(within: .seconds(5))?.contains("envcat") == true)
-        #expect(run.readStandardOutputLine(within: .seconds(5))?.hasSuffix("session-secret (owner only)") == true)
+        let log = run.waitForStandardError(containing: "info listening", within: .seconds(5))
+        #expect(log.contains("envcat"), "log: \(log)")
+        #expect(log.contains("session-secret\n"), "log: \(log)")
         #expect(!FileManager.default.fileExists(atPath: run.dataFolder.appendingPathComponent("admin-token").path))
         let token = try RawHTTPClient(port: port).request(
             "POST", "/v1/sessions/s/token", headers: [("Authorization", "Bearer token-from-env")])

@@ -159,10 +159,10 @@ struct ValidateCommandTests {
         let line = try #require(
             run.readStandardOutputLine(within: .seconds(10)), "no first line; stderr: \(run.standardErrorSoFar())")
         let port = try #require(Int(line.split(separator: ":").last ?? ""), "no port in \(line)")
-        let summary = run.readStandardOutputLine(within: .seconds(5)) ?? ""
+        let log = run.waitForStandardError(containing: "info listening", within: .seconds(5))
 
-        // Then the start-up line lists them and the alerts render
-        #expect(summary.hasPrefix("alertd catalogs: app, onboarding, promo, rate;"), "\(summary)")
+        // Then the start-up log lists them and the alerts render
+        #expect(log.contains(#"info catalogs loaded catalogs="app, onboarding, promo, rate""#), "\(log)")
         let welcome = try RawHTTPClient(port: port).request("GET", "/v1/catalogs/promo/alerts/welcome?name=Ana")
         #expect(welcome.status == 200)
         #expect(try welcome.decode(EnvelopeBody.self).id == "promo/welcome")

@@ -35,7 +35,7 @@ public func fuzzQueryParameters(_ start: UnsafeRawPointer, _ count: Int) -> CInt
         }
     }
     let request = HTTPRequest(method: "GET", path: "/v1/catalogs/" + path, query: query)
-    guard case .found(.now, _) = FuzzService.service.router.match(method: request.method, path: request.path) else { return 0 }
+    guard case .found(.now, _, _) = FuzzService.service.router.match(method: request.method, path: request.path) else { return 0 }
     let response = FuzzService.service.respond(to: request)
     if response.status >= 500 {
         fatalError("\(response.status) for a client's query: \(String(decoding: response.body, as: UTF8.self))")

@@ -20,13 +20,16 @@ struct RenderedAlerts: Sendable {
     private let checks: BoundedCache<AlertKey, CheckedAlert>
     private let renderings: BoundedCache<RenderKey, Rendering>
     private let locales: BoundedCache<LocaleKey, String>
+    /// Counts the renderings' hits and misses (`alertd_render_cache_lookups_total`).
+    private let metrics: ServiceMetrics?
 
     /// - Parameters:
     ///   - capacity: about how many renderings (alert, parameters, locale) are kept.
     ///   - maxAge: the `max-age` of a rendering's response, in seconds.
-    init(catalogs: CatalogRegistry, capacity: Int = 4096, maxAge: Int = 300) {
+    init(catalogs: CatalogRegistry, capacity: Int = 4096, maxAge: Int = 300, metrics: ServiceMetrics? = nil) {
         self.catalogs = catalogs
         self.cacheControl = CacheableResponse.publicCaching(maxAge: maxAge)
+        self.metrics = metrics
         self.checks = BoundedCache(capacity: capacity)
         self.renderings = BoundedCache(capacity: capacity)
         self.locales = BoundedCache(capacity: Self.negotiationCapacity)
@@ -137,9 +140,14 @@ struct RenderedAlerts: Sendable {
     /// parameters as a dictionary (so their order in a query does not matter), the locale.
     func rendering(of type: String, in catalog: any AlertCatalog, _ parameters: [String: ParameterValue], locale: String) throws -> Rendering {
         let key = RenderKey(alert: AlertKey(alert: catalog.name + "/" + type, parameters: parameters), locale: locale)
-        return try renderings.value(for: key) {
-            try Rendering(spec: catalog.render(type: type, parameters: parameters, locale: locale), cacheControl: cacheControl)
+        if let cached = renderings.value(for: key) {
+            metrics?.renderCacheHit()
+            return cached
         }
+        metrics?.renderCacheMiss()
+        let rendering = try Rendering(spec: catalog.render(type: type, parameters: parameters, locale: locale), cacheControl: cacheControl)
+        renderings.insert(rendering, for: key)
+        return rendering
     }
 
     /// Problems found checking an alert (a `Result` failure needs an `Error`).

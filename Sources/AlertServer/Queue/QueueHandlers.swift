@@ -11,6 +11,8 @@ struct QueueHandlers {
     let access: Access
     let polls: LongPolls
     let settings: QueueSettings
+    /// Counts enqueues, deliveries and acks.
+    let metrics: ServiceMetrics
 
     /// The longest long-poll, in seconds.
     static let maxWait = 30
@@ -61,7 +63,10 @@ struct QueueHandlers {
         try access.requireAdmin(request)
         let item = try EnqueueRequest.item(session: session, body: request.http.body, alerts: alerts)
         let result = try await store.enqueue(item, now: Date())
-        if result.created { polls.notify(session) }
+        if result.created {
+            metrics.enqueued()
+            polls.notify(session)
+        }
         return uncached(
             Enqueued(ticket: result.item.ticket, position: result.position, duplicate: !result.created),
             status: result.created ? 201 : 200)
@@ -97,6 +102,7 @@ struct QueueHandlers {
     private func next(_ request: Request, session: String, deadline: ContinuousClock.Instant) async throws -> any ResponseGenerator {
         let generation = polls.generation(of: session)
         if let item = try await store.next(session: session, now: Date()) {
+            metrics.delivered()
             return try delivery(of: item, for: request)
         }
         if ContinuousClock.now >= deadline || polls.isClosed {
@@ -153,6 +159,7 @@ struct QueueHandlers {
         if [.cancelled, .expired, .dead].contains(item.state) { throw QueueError.gone(ticket: ticket, state: item.state) }
         let chain = try actionID.flatMap { try ItemRendering.chain(of: item, action: $0, alerts: alerts) }
         let done = try await store.ack(session: session, ticket: ticket, chain: chain, now: Date())
+        metrics.acknowledged()
         polls.notify(session)
         var chained: String?
         if let chain {

@@ -31,7 +31,8 @@ public struct Router: Sendable {
     }
 
     public enum Match {
-        case found(Responder, [String: String])
+        /// The route's responder, the path's parameters, and the route's index in `routes`.
+        case found(Responder, [String: String], route: Int)
         case methodNotAllowed(allow: [String])
         case notFound
     }
@@ -68,9 +69,9 @@ public struct Router: Sendable {
         let wanted = method == "HEAD" ? "GET" : method
         var allowed: [String] = []
         var headAllowed = false
-        for route in routes where Self.fits(route.segments, parts) {
+        for (index, route) in routes.enumerated() where Self.fits(route.segments, parts) {
             if route.method == wanted, method != "HEAD" || route.answersHead {
-                return .found(route.responder, Self.bind(route.segments, to: parts))
+                return .found(route.responder, Self.bind(route.segments, to: parts), route: index)
             }
             allowed.append(route.method)
             headAllowed = headAllowed || (route.method == "GET" && route.answersHead)

@@ -32,6 +32,9 @@ final class AlertdProcess {
     let process = Process()
     private let output = Pipe()
     private let errors = Pipe()
+    /// Standard error as read so far, and whether it has ended: a thread drains the pipe from the
+    /// start, so a server logging a line per request never blocks on a full pipe.
+    private let collectedErrors = Mutex<(bytes: [UInt8], ended: Bool)>(([], false))
     private var pendingOutput: [UInt8] = []
 
     /// `alertd` next to the test bundle (`swift test` puts both in the build folder), else in
@@ -76,7 +79,45 @@ final class AlertdProcess {
         run.process.standardError = run.errors
         run.process.standardInput = FileHandle.nullDevice
         try run.process.run()
+        run.drainStandardError()
         return run
+    }
+
+    private func drainStandardError() {
+        let fd = errors.fileHandleForReading.fileDescriptor
+        let collected = UnsafeSendable(self)
+        Thread.detachNewThread {
+            var chunk = [UInt8](repeating: 0, count: 16384)
+            while true {
+                let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+                if count < 0, errno == EINTR { continue }
+                guard count > 0 else { break }
+                collected.value.collectedErrors.withLock { $0.bytes += chunk[..<count] }
+            }
+            collected.value.collectedErrors.withLock { $0.ended = true }
+        }
+    }
+
+    /// Standard error so far, waiting up to `limit` for the whole of it when the process has
+    /// ended.
+    private func standardErrorText(waitingForEnd limit: Duration) -> String {
+        let deadline = ContinuousClock.now + limit
+        while true {
+            let (bytes, ended) = collectedErrors.withLock { ($0.bytes, $0.ended) }
+            if ended || ContinuousClock.now >= deadline { return String(decoding: bytes, as: UTF8.self) }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+    }
+
+    /// Waits up to `limit` for standard error to hold `text`; the whole of it so far.
+    @discardableResult
+    func waitForStandardError(containing text: String, within limit: Duration) -> String {
+        let deadline = ContinuousClock.now + limit
+        while true {
+            let soFar = standardErrorSoFar()
+            if soFar.contains(text) || ContinuousClock.now >= deadline { return soFar }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
     }
 
     /// Runs to completion (at most `limit`), collecting both streams.
@@ -87,10 +128,10 @@ final class AlertdProcess {
         let exited = run.waitForExit(within: limit)
         if !exited { run.kill() }
         let out = run.output.fileHandleForReading.readDataToEndOfFile()
-        let err = run.errors.fileHandleForReading.readDataToEndOfFile()
+        let err = run.standardErrorText(waitingForEnd: .seconds(5))
         return Finished(
             exited: exited, status: exited ? run.process.terminationStatus : -1,
-            standardOutput: String(decoding: out, as: UTF8.self), standardError: String(decoding: err, as: UTF8.self))
+            standardOutput: String(decoding: out, as: UTF8.self), standardError: err)
     }
 
     /// The next line of standard output, waiting at most `limit`.
@@ -116,14 +157,9 @@ final class AlertdProcess {
         }
     }
 
-    /// Whatever is on standard error now (for failure messages), without blocking.
+    /// Everything written to standard error so far (the log), without blocking.
     func standardErrorSoFar() -> String {
-        let fd = errors.fileHandleForReading.fileDescriptor
-        var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-        guard poll(&poller, 1, 0) > 0 else { return "" }
-        var chunk = [UInt8](repeating: 0, count: 8192)
-        let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-        return count > 0 ? String(decoding: chunk[..<count], as: UTF8.self) : ""
+        String(decoding: collectedErrors.withLock { $0.bytes }, as: UTF8.self)
     }
 
     func waitForExit(within limit: Duration) -> Bool {
@@ -143,4 +179,11 @@ final class AlertdProcess {
     }
 
     deinit { try? FileManager.default.removeItem(at: dataFolder) }
+}
+
+/// A reference handed to a thread that outlives no one it should not: the drain thread reads
+/// until the pipe ends, which the process's end (or the helper's `kill`) brings.
+private struct UnsafeSendable<Value: AnyObject>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
 }

@@ -7,6 +7,7 @@ import AlertCatalogs
 import AlertQueue
 import AlertServer
 import Foundation
+import Logging
 import MicroHTTP
 
 /// Runs `body` against the real alertd service on a real socket: an `HTTPServer` bound to
@@ -35,22 +36,23 @@ func withLiveServer<Result>(
 }
 
 /// `withLiveServer`, also handing `body` the service it runs (its queue store, its waiting
-/// long-polls), for tests that watch the server's side.
+/// long-polls), for tests that watch the server's side; `logger` gets its request lines.
 func withLiveService<Result>(
     maxBodySize: Int = 1024 * 1024,
     threads: Int = 2,
     connectionTimeout: Int = 10,
     perClientConnectionLimit: Int = 0,
     settings: QueueSettings = QueueSettings(),
+    logger: Logger? = nil,
     _ body: (_ port: Int, _ service: AlertService) throws -> Result
 ) throws -> Result {
     _ = LiveServer.ignoreBrokenPipes
-    let service = try AlertService.forTests(settings: settings)
+    let service = try AlertService.forTests(settings: settings, logger: logger)
     let server = try HTTPServer(
         configuration: .init(
             host: "127.0.0.1", port: 0, threads: threads, perClientConnectionLimit: perClientConnectionLimit,
             connectionTimeout: connectionTimeout, maxBodySize: maxBodySize),
-        handler: service)
+        handler: service, observer: service.observer)
     defer {
         service.queue.polls.close()  // waiting long-polls answer before the server stops, as in alertd
         server.stop(grace: .seconds(2))

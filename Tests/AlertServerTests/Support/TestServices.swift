@@ -1,6 +1,7 @@
 import AlertCatalogs
 import AlertQueue
 import AlertServer
+import Logging
 
 /// The admin token and session secret of the services tests build.
 enum TestCredentials {
@@ -11,9 +12,12 @@ enum TestCredentials {
 
 extension AlertService {
     /// The service with the built-in catalogs and a fresh in-memory queue store.
-    static func forTests(settings: QueueSettings = QueueSettings()) throws -> AlertService {
-        try AlertService(
-            catalogs: .builtIn(),
-            queue: QueueServices(store: try SQLiteQueueStore.inMemory(settings: settings), credentials: TestCredentials.credentials, settings: settings))
+    /// The service with the built-in catalogs and a fresh in-memory queue store; `logger`, when
+    /// given, gets its request lines and errors.
+    static func forTests(settings: QueueSettings = QueueSettings(), logger: Logger? = nil) throws -> AlertService {
+        let queue = QueueServices(
+            store: try SQLiteQueueStore.inMemory(settings: settings), credentials: TestCredentials.credentials, settings: settings)
+        guard let logger else { return try AlertService(catalogs: .builtIn(), queue: queue) }
+        return try AlertService(catalogs: .builtIn(), queue: queue, logger: logger)
     }
 }
