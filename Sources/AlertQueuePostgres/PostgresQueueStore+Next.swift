@@ -3,20 +3,24 @@ import AlertSpec
 import Foundation
 import PostgresNIO
 
-/// `next`: the claim. It takes no session lock; the database keeps it right while instances race.
+/// `next`: the claim, serialized per session by the session's row lock; the database keeps it
+/// right while instances race.
 extension PostgresQueueStore {
     /// One delivery, in one transaction:
-    /// 1. Ends the leases and TTLs that passed, as `QueuePolicy.prepare` does.
-    /// 2. Claims the best queued item of the free lanes in the documented order (chains first,
+    /// 1. Locks the session's row (`FOR UPDATE`), so that claims of one session take turns.
+    ///    Without it, two instances claiming at once could each take a different modal — the
+    ///    second skipping the first, locked by the other (`SKIP LOCKED`) — and whichever
+    ///    committed first would present, the second in line possibly (seen under load in
+    ///    `MultiInstanceTests`). Claims of different sessions never wait for each other.
+    /// 2. Ends the leases and TTLs that passed, as `QueuePolicy.prepare` does.
+    /// 3. Claims the best queued item of the free lanes in the documented order (chains first,
     ///    newest first; then priority, higher first; then enqueue order) with
-    ///    `FOR UPDATE SKIP LOCKED`: an item another transaction holds is passed over, never
-    ///    waited for.
-    /// 3. Marks it presenting with a lease; a HUD ends the session's other presenting HUDs.
+    ///    `FOR UPDATE SKIP LOCKED`.
+    /// 4. Marks it presenting with a lease; a HUD ends the session's other presenting HUDs.
     ///
-    /// Two instances may each claim a different modal of one session at once; the partial unique
-    /// index `items_one_presenting` lets only the first commit present, and the other's
-    /// transaction fails with a unique violation, which `perform` answers by running it again: it
-    /// then sees the lane busy.
+    /// The partial unique index `items_one_presenting` still guarantees one presenting modal per
+    /// session whatever the path: a unique violation is answered by `perform` running the claim
+    /// again, which then sees the lane busy.
     func claimNext(session: String, now callerNow: Date, on connection: PostgresConnection) async throws -> QueueItem? {
         try await connection.transaction(logger: logger) { connection in
             let now =
@@ -24,6 +28,8 @@ extension PostgresQueueStore {
                 case .caller: callerNow.timeIntervalSince1970
                 case .database: try await databaseNow(on: connection)
                 }
+            try await connection.query(
+                "SELECT 1 FROM alertd.sessions WHERE session = \(session) FOR UPDATE", logger: logger)
             try await connection.query(prepare(session: session, now: now), logger: logger)
             let rows = try await connection.query(claim(session: session, now: now), logger: logger).collect()
             guard let row = rows.first else { return nil }
