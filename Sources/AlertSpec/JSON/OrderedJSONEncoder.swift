@@ -151,15 +151,8 @@ final class JSONWriter {
 
     func closeAll() { closeDeeper(than: -1) }
 
-    /// A JSON string literal: quotes, backslashes and control characters escaped, the rest as is.
-    static func quoted(_ string: String) -> [UInt8] {
-        var output: [UInt8] = []
-        writeQuoted(string, to: &output)
-        return output
-    }
-
-    /// Appends `string` as a JSON string literal: runs of bytes that need no escape are copied
-    /// whole.
+    /// Appends `string` as a JSON string literal: quotes, backslashes and control characters
+    /// escaped, runs of bytes that need no escape copied whole.
     static func writeQuoted(_ string: String, to output: inout [UInt8]) {
         var string = string
         string.withUTF8 { bytes in
