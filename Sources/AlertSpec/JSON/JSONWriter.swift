@@ -1,0 +1,133 @@
+/// The output and the containers still open, innermost last. A container opened by the value at
+/// depth `d` is `open[d]`; writing into it first closes every deeper one.
+final class JSONWriter {
+    struct Frame {
+        var isObject: Bool
+        var count = 0
+        /// Who opened it: an encoder's id, so the same encoder asking again continues it.
+        var owner: Int
+    }
+
+    var output: [UInt8] = []
+    private(set) var open: [Frame] = []
+    private var lastOwner = 0
+    /// Set when a container was asked for after its parent was finished (the call cannot throw).
+    private(set) var outOfOrder = false
+
+    init() {
+        output.reserveCapacity(1024)
+    }
+
+    func makeOwner() -> Int {
+        lastOwner += 1
+        return lastOwner
+    }
+
+    /// Writes `value` where a value is expected at `depth`: scalars at once, others through
+    /// their `encode(to:)`. One that writes nothing is `{}`, as Foundation's encoder has it.
+    func value<T: Encodable>(_ value: T, depth: Int, codingPath: () -> [any CodingKey]) throws {
+        // Scalars by their static type: comparing metatypes is a pointer comparison, where a
+        // dynamic cast took 2-3 % of a render; the bit cast is then to the value's own type.
+        if T.self == String.self {
+            JSONWriter.writeQuoted(unsafeBitCast(value, to: String.self), to: &output)
+        } else if T.self == Int.self {
+            write(unsafeBitCast(value, to: Int.self))
+        } else if T.self == Bool.self {
+            write(unsafeBitCast(value, to: Bool.self))
+        } else if T.self == Double.self {
+            try write(unsafeBitCast(value, to: Double.self), codingPath)
+        } else if T.self == Float.self {
+            try write(Double(unsafeBitCast(value, to: Float.self)), codingPath)
+        } else if T.self == EncodedJSON.self {
+            output.append(contentsOf: unsafeBitCast(value, to: EncodedJSON.self).bytes)
+        } else {
+            let before = output.count
+            try value.encode(to: StreamEncoder(writer: self, depth: depth, owner: makeOwner(), codingPath: codingPath()))
+            closeDeeper(than: depth - 1)  // its own container too: the value is complete
+            if output.count == before { output.append(contentsOf: "{}".utf8) }
+        }
+    }
+
+    func write(_ bool: Bool) { output.append(contentsOf: (bool ? "true" : "false").utf8) }
+    func write(_ int: Int) { output.append(contentsOf: String(int).utf8) }
+    func writeNull() { output.append(contentsOf: "null".utf8) }
+
+    func write(_ double: Double, _ codingPath: () -> [any CodingKey]) throws {
+        guard double.isFinite else {
+            throw EncodingError.invalidValue(
+                double, .init(codingPath: codingPath(), debugDescription: "JSON has no form for \(double)"))
+        }
+        if double == double.rounded(), abs(double) < 1e15 {
+            output.append(contentsOf: String(Int64(double)).utf8)
+        } else {
+            output.append(contentsOf: String(double).utf8)
+        }
+    }
+
+    /// Opens an object or array for the value at `depth`, or finds it open already when the
+    /// same encoder (`owner`) asks again.
+    func openContainer(depth: Int, isObject: Bool, owner: Int) {
+        closeDeeper(than: depth)
+        if open.count == depth + 1 {
+            if open[depth].owner == owner { return }
+            closeDeeper(than: depth - 1)
+        }
+        if open.count != depth { outOfOrder = true }
+        open.append(Frame(isObject: isObject, owner: owner))
+        output.append(UInt8(ascii: isObject ? "{" : "["))
+    }
+
+    /// Readies the container at `depth` for its next member or element (the deeper ones closed,
+    /// a comma after the first, the key of a member); throws when it was closed already.
+    func nextEntry(depth: Int, owner: Int, key: String?, codingPath: () -> [any CodingKey]) throws {
+        closeDeeper(than: depth)
+        guard open.count == depth + 1, open[depth].owner == owner else {
+            throw EncodingError.invalidValue(
+                key ?? "", .init(codingPath: codingPath(), debugDescription: "OrderedJSONEncoder writes in order: this container was already finished."))
+        }
+        if open[depth].count > 0 { output.append(UInt8(ascii: ",")) }
+        open[depth].count += 1
+        if let key {
+            JSONWriter.writeQuoted(key, to: &output)
+            output.append(UInt8(ascii: ":"))
+        }
+    }
+
+    /// Closes the containers of values deeper than `depth`.
+    func closeDeeper(than depth: Int) {
+        while open.count > depth + 1 {
+            output.append(UInt8(ascii: open.removeLast().isObject ? "}" : "]"))
+        }
+    }
+
+    func closeAll() { closeDeeper(than: -1) }
+
+    /// Appends `string` as a JSON string literal: quotes, backslashes and control characters
+    /// escaped, runs of bytes that need no escape copied whole.
+    static func writeQuoted(_ string: String, to output: inout [UInt8]) {
+        var string = string
+        string.withUTF8 { bytes in
+            output.reserveCapacity(output.count + bytes.count + 2)
+            output.append(UInt8(ascii: "\""))
+            var runStart = 0
+            for index in bytes.indices {
+                let byte = bytes[index]
+                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+                runStart = index + 1
+                switch byte {
+                case UInt8(ascii: "\""): output.append(contentsOf: [0x5C, 0x22])
+                case UInt8(ascii: "\\"): output.append(contentsOf: [0x5C, 0x5C])
+                case 0x0A: output.append(contentsOf: [0x5C, UInt8(ascii: "n")])
+                case 0x0D: output.append(contentsOf: [0x5C, UInt8(ascii: "r")])
+                case 0x09: output.append(contentsOf: [0x5C, UInt8(ascii: "t")])
+                default:
+                    let hex = Array("0123456789abcdef".utf8)
+                    output.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
+                }
+            }
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
+            output.append(UInt8(ascii: "\""))
+        }
+    }
+}

@@ -1,0 +1,158 @@
+// The Encoder protocol over `JSONWriter`: an encoder per value, containers that write in place.
+
+/// The encoder of one value at one depth.
+struct StreamEncoder: Encoder {
+    let writer: JSONWriter
+    let depth: Int
+    let owner: Int
+    let codingPath: [any CodingKey]
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    func container<Key: CodingKey>(keyedBy _: Key.Type) -> KeyedEncodingContainer<Key> {
+        writer.openContainer(depth: depth, isObject: true, owner: owner)
+        return KeyedEncodingContainer(ObjectContainer<Key>(writer: writer, depth: depth, owner: owner, codingPath: codingPath))
+    }
+
+    func unkeyedContainer() -> any UnkeyedEncodingContainer {
+        writer.openContainer(depth: depth, isObject: false, owner: owner)
+        return ArrayContainer(writer: writer, depth: depth, owner: owner, codingPath: codingPath)
+    }
+
+    func singleValueContainer() -> any SingleValueEncodingContainer {
+        SingleContainer(writer: writer, depth: depth, codingPath: codingPath)
+    }
+}
+
+private struct ObjectContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
+    let writer: JSONWriter
+    let depth: Int
+    let owner: Int
+    let codingPath: [any CodingKey]
+
+    private func next(_ key: Key) throws {
+        try writer.nextEntry(depth: depth, owner: owner, key: key.stringValue) { codingPath + [key] }
+    }
+
+    func encodeNil(forKey key: Key) throws {
+        try next(key)
+        writer.writeNull()
+    }
+
+    // The scalars specs are made of, without a cast or a coding path each.
+    func encode(_ value: String, forKey key: Key) throws {
+        try next(key)
+        JSONWriter.writeQuoted(value, to: &writer.output)
+    }
+
+    func encode(_ value: Bool, forKey key: Key) throws {
+        try next(key)
+        writer.write(value)
+    }
+
+    func encode(_ value: Int, forKey key: Key) throws {
+        try next(key)
+        writer.write(value)
+    }
+
+    func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
+        try next(key)
+        try writer.value(value, depth: depth + 1) { codingPath + [key] }
+    }
+
+    func nestedContainer<NestedKey: CodingKey>(
+        keyedBy keyType: NestedKey.Type, forKey key: Key
+    ) -> KeyedEncodingContainer<NestedKey> {
+        nestedEncoder(key).container(keyedBy: keyType)
+    }
+
+    func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
+        nestedEncoder(key).unkeyedContainer()
+    }
+
+    func superEncoder() -> any Encoder { superEncoder(forKey: Key(stringValue: "super")!) }
+
+    /// The encoder must encode a value (the key is already written).
+    func superEncoder(forKey key: Key) -> any Encoder { nestedEncoder(key) }
+
+    private func nestedEncoder(_ key: Key) -> StreamEncoder {
+        // Not throwing by the protocol: a finished container is reported by the next write.
+        try? next(key)
+        return StreamEncoder(writer: writer, depth: depth + 1, owner: writer.makeOwner(), codingPath: codingPath + [key])
+    }
+}
+
+private struct ArrayContainer: UnkeyedEncodingContainer {
+    let writer: JSONWriter
+    let depth: Int
+    let owner: Int
+    let codingPath: [any CodingKey]
+    private(set) var count = 0
+
+    init(writer: JSONWriter, depth: Int, owner: Int, codingPath: [any CodingKey]) {
+        self.writer = writer
+        self.depth = depth
+        self.owner = owner
+        self.codingPath = codingPath
+    }
+
+    private mutating func next() throws {
+        let index = count
+        try writer.nextEntry(depth: depth, owner: owner, key: nil) { [codingPath] in codingPath + [AnyCodingKey("\(index)")] }
+        count += 1
+    }
+
+    mutating func encodeNil() throws {
+        try next()
+        writer.writeNull()
+    }
+
+    mutating func encode(_ value: String) throws {
+        try next()
+        JSONWriter.writeQuoted(value, to: &writer.output)
+    }
+
+    mutating func encode(_ value: Bool) throws {
+        try next()
+        writer.write(value)
+    }
+
+    mutating func encode(_ value: Int) throws {
+        try next()
+        writer.write(value)
+    }
+
+    mutating func encode<T: Encodable>(_ value: T) throws {
+        let index = count
+        try next()
+        try writer.value(value, depth: depth + 1) { [codingPath] in codingPath + [AnyCodingKey("\(index)")] }
+    }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+        nestedEncoder().container(keyedBy: keyType)
+    }
+
+    mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
+        nestedEncoder().unkeyedContainer()
+    }
+
+    mutating func superEncoder() -> any Encoder { nestedEncoder() }
+
+    private mutating func nestedEncoder() -> StreamEncoder {
+        try? next()
+        return StreamEncoder(writer: writer, depth: depth + 1, owner: writer.makeOwner(), codingPath: codingPath)
+    }
+}
+
+private struct SingleContainer: SingleValueEncodingContainer {
+    let writer: JSONWriter
+    let depth: Int
+    let codingPath: [any CodingKey]
+
+    mutating func encodeNil() throws { writer.writeNull() }
+    mutating func encode(_ value: String) throws { JSONWriter.writeQuoted(value, to: &writer.output) }
+    mutating func encode(_ value: Bool) throws { writer.write(value) }
+    mutating func encode(_ value: Int) throws { writer.write(value) }
+    mutating func encode<T: Encodable>(_ value: T) throws {
+        try writer.value(value, depth: depth) { [codingPath] in codingPath }
+    }
+}
