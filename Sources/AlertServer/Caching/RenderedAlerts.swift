@@ -63,16 +63,19 @@ struct RenderedAlerts: Sendable {
     }
 
     /// One alert in one locale, ready to send.
-    struct Rendering: Sendable {
-        var spec: AlertSpec
+    ///
+    /// A class: the cache hands the same rendering to every hit, and copying a struct this size
+    /// (the spec's every field retained) was a few percent of a hit.
+    final class Rendering: Sendable {
+        let spec: AlertSpec
         /// `spec` encoded; every response that sends it shares these bytes.
-        var json: SharedBytes
+        let json: SharedBytes
         /// The strong entity tag of `json`, quoted (see `EntityTag.strong(for:)`).
-        var etag: String
+        let etag: String
         /// Every action by the id the client acknowledges with.
-        var actions: [String: AlertActionType]
+        let actions: [String: AlertActionType]
         /// The render endpoint's answer, headers and all, made once: a cache hit only sends it.
-        var response: CacheableResponse
+        let response: CacheableResponse
 
         init(spec: AlertSpec, cacheControl: String) throws {
             self.spec = spec

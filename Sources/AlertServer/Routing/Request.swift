@@ -4,9 +4,9 @@ import MicroHTTP
 public struct Request: Sendable {
     public let http: HTTPRequest
     /// Path parameters by name, e.g. `catalog` and `type`.
-    public let pathParameters: [String: String]
+    public let pathParameters: PathParameters
 
-    public init(http: HTTPRequest, pathParameters: [String: String] = [:]) {
+    public init(http: HTTPRequest, pathParameters: PathParameters = [:]) {
         self.http = http
         self.pathParameters = pathParameters
     }

@@ -32,7 +32,7 @@ public struct Router: Sendable {
 
     public enum Match {
         /// The route's responder, the path's parameters, and the route's index in `routes`.
-        case found(Responder, [String: String], route: Int)
+        case found(Responder, PathParameters, route: Int)
         case methodNotAllowed(allow: [String])
         case notFound
     }
@@ -92,10 +92,10 @@ public struct Router: Sendable {
     }
 
     /// The `{name}` values of a route that `fits`.
-    private static func bind(_ segments: [Segment], to parts: [Substring]) -> [String: String] {
-        var parameters: [String: String] = [:]
+    private static func bind(_ segments: [Segment], to parts: [Substring]) -> PathParameters {
+        var parameters = PathParameters(capacity: 2)
         for index in segments.indices {
-            if case .parameter(let name) = segments[index] { parameters[name] = String(parts[index]) }
+            if case .parameter(let name) = segments[index] { parameters.append(name, String(parts[index])) }
         }
         return parameters
     }
