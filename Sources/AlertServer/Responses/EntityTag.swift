@@ -29,7 +29,7 @@ enum EntityTag {
     /// anything. False when there is no such field (the condition holds: answer the body).
     static func matches(_ headers: HTTPHeaders, _ tag: String) -> Bool {
         for field in headers where isIfNoneMatch(field.name) {
-            if listMatches(field.value.utf8, tag.utf8) { return true }
+            if listMatches(field.value, tag.utf8) { return true }
         }
         return false
     }
@@ -43,8 +43,12 @@ enum EntityTag {
 
     /// Scans `#entity-tag` or `*`. A member that is not an entity tag is skipped up to the next
     /// comma, so one bad member does not hide a good one.
-    private static func listMatches(_ value: String.UTF8View, _ tag: String.UTF8View) -> Bool {
-        let bytes = Array(value)
+    private static func listMatches(_ value: String, _ tag: String.UTF8View) -> Bool {
+        var value = value
+        return value.withUTF8 { listMatches($0, tag) }  // the header's own bytes: no copy
+    }
+
+    private static func listMatches(_ bytes: UnsafeBufferPointer<UInt8>, _ tag: String.UTF8View) -> Bool {
         var index = 0
         let comma = UInt8(ascii: ","), quote = UInt8(ascii: "\"")
         while index < bytes.count {
