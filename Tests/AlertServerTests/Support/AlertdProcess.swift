@@ -8,8 +8,8 @@ import AlertServer
 import AlertSpec
 import Dispatch
 import Foundation
+import Locking
 import MicroHTTP
-import Synchronization
 import Testing
 
 /// kill(2), under a name the helper's own `kill()` does not shadow.
@@ -34,7 +34,7 @@ final class AlertdProcess {
     private let errors = Pipe()
     /// Standard error as read so far, and whether it has ended: a thread drains the pipe from the
     /// start, so a server logging a line per request never blocks on a full pipe.
-    private let collectedErrors = Mutex<(bytes: [UInt8], ended: Bool)>(([], false))
+    private let collectedErrors = Locked<(bytes: [UInt8], ended: Bool)>(([], false))
     private var pendingOutput: [UInt8] = []
 
     /// `alertd` next to the test bundle (`swift test` puts both in the build folder), else in
@@ -159,7 +159,10 @@ final class AlertdProcess {
 
     /// Everything written to standard error so far (the log), without blocking.
     func standardErrorSoFar() -> String {
-        String(decoding: collectedErrors.withLock { $0.bytes }, as: UTF8.self)
+        // Once the process has ended, all it wrote is in the pipe: wait for the drain thread to
+        // read to its end, or a line written just before the exit may be missing (seen in CI).
+        if !process.isRunning { return standardErrorText(waitingForEnd: .seconds(5)) }
+        return String(decoding: collectedErrors.withLock { $0.bytes }, as: UTF8.self)
     }
 
     func waitForExit(within limit: Duration) -> Bool {

@@ -1,14 +1,14 @@
 import AlertServer
 import Foundation
+import Locking
 import Logging
-import Synchronization
 
 /// Log lines an in-process service wrote through `AlertdLogHandler`, kept for a test to read.
 ///
 /// A request's line is written after its response went out, so a client can hold the answer
 /// before the line exists: wait for it with `line(containing:)`.
 final class LogCollector: Sendable {
-    private let lines = Mutex<[String]>([])
+    private let lines = Locked<[String]>([])
 
     /// A logger in `format` at `level`, writing here.
     func logger(_ format: LogFormat, level: Logger.Level = .info) -> Logger {
