@@ -273,7 +273,7 @@ done
 [ "$(readlink "/proc/$server/exe")" = "$root$INSTALL_DIR/alertd" ] || fail "pid $server is not alertd: $(readlink "/proc/$server/exe")"
 [ "$(stat -c %u "/proc/$server")" = "$uid" ] || fail "alertd does not run as $USER_NAME"
 sed 's/^/    /' "$log"
-grep -q "store: sqlite:/var/lib/alertd/alertd.sqlite" "$log" || fail "not serving the image's SQLite store in $HOME_DIR"
+grep -q "store opened store=sqlite:/var/lib/alertd/alertd.sqlite" "$log" || fail "not serving the image's SQLite store in $HOME_DIR"
 [ "$(stat -c %u "$root$HOME_DIR/alertd.sqlite")" = "$uid" ] || fail "the SQLite store is not $USER_NAME's"
 
 step "alertd healthcheck inside the root (the image's HEALTHCHECK, ALERTD_PORT=$port)"
