@@ -24,8 +24,11 @@ struct PostgresFailureTests {
         defer { cluster.remove() }
         let database = try await PostgresTestDatabase.make(on: cluster)
         defer { database.remove() }
+        // The schema first, patiently: under a loaded CI the impatient store's first call, which
+        // migrates, stayed unavailable for 30 s (three fresh-clone runs; never alone).
+        try await database.open().migrate()
         let store = try database.open(options: Self.impatient)
-        let queued = try await Self.retrying("the first enqueue") { try await store.enqueue(alert("app/a"), now: t0) }.item
+        let queued = try await Self.retrying("the first enqueue", for: .seconds(90)) { try await store.enqueue(alert("app/a"), now: t0) }.item
         #expect(await store.isReachable())
         // When the database stops
         try await cluster.stop()
@@ -69,6 +72,7 @@ struct PostgresFailureTests {
         defer { cluster.remove() }
         let database = try await PostgresTestDatabase.make(on: cluster)
         defer { database.remove() }
+        try await database.open().migrate()  // patiently, as above
         let listening = try database.open(options: Self.impatient)
         let writing = try database.open(options: Self.impatient)
         let recorder = ChangeRecorder(listeningTo: listening, keptBy: database)
