@@ -18,10 +18,16 @@ let package = Package(
         .package(name: "alertd", path: ".."),
     ],
     targets: [
+        // The service the request-driving targets share (FuzzSpec, FuzzQueryParameters).
+        .target(
+            name: "FuzzSupport",
+            dependencies: [.product(name: "_AlertdFuzzing", package: "alertd")]
+        ),
         // POST /v1/specs/validate: SpecReader (JSON → draft) and SpecValidator, through the router.
         .executableTarget(
             name: "FuzzSpec",
             dependencies: [
+                "FuzzSupport",
                 .product(name: "AlertSpec", package: "alertd"),
                 .product(name: "_AlertdFuzzing", package: "alertd"),
             ]
@@ -43,7 +49,7 @@ let package = Package(
         // percent-decoding) to typed alert parameters, through the router.
         .executableTarget(
             name: "FuzzQueryParameters",
-            dependencies: [.product(name: "_AlertdFuzzing", package: "alertd")]
+            dependencies: ["FuzzSupport", .product(name: "_AlertdFuzzing", package: "alertd")]
         ),
     ]
 )

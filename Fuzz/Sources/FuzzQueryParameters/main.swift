@@ -1,7 +1,6 @@
-import AlertCatalogs
-import AlertQueue
 import AlertServer
 import CMicroHTTPD
+import FuzzSupport
 
 @testable import MicroHTTP
 
@@ -72,18 +71,4 @@ func unescaped(_ bytes: ArraySlice<UInt8>, plusAsSpace: Bool = true) -> [UInt8] 
     text.append(0)
     let length = text.withUnsafeMutableBufferPointer { MHD_http_unescape($0.baseAddress!) }
     return text[..<length].map { UInt8(bitPattern: $0) }
-}
-
-enum FuzzService {
-    /// The server as `alertd serve` builds it, with the built-in catalogs and an in-memory store
-    /// (which rendering never touches).
-    static let service: AlertService = {
-        do {
-            let store = try SQLiteQueueStore.inMemory()
-            let credentials = Credentials(adminToken: "fuzz-admin-token", sessionSecret: "fuzz-session-secret")
-            return try AlertService(catalogs: .builtIn(), queue: QueueServices(store: store, credentials: credentials))
-        } catch {
-            fatalError("cannot build the service: \(error)")
-        }
-    }()
 }

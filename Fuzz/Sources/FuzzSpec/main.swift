@@ -1,8 +1,7 @@
-import AlertCatalogs
-import AlertQueue
 import AlertServer
 import AlertSpec
 import Foundation
+import FuzzSupport
 import MicroHTTP
 
 // POST /v1/specs/validate with the input as the body: SpecReader decodes it (JSON, unknown
@@ -26,19 +25,7 @@ public func fuzzSpec(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     return 0
 }
 
-enum FuzzService {
-    /// The server as `alertd serve` builds it, with the built-in catalogs and an in-memory store
-    /// (which validating never touches).
-    static let service: AlertService = {
-        do {
-            let store = try SQLiteQueueStore.inMemory()
-            let credentials = Credentials(adminToken: "fuzz-admin-token", sessionSecret: "fuzz-session-secret")
-            return try AlertService(catalogs: .builtIn(), queue: QueueServices(store: store, credentials: credentials))
-        } catch {
-            fatalError("cannot build the service: \(error)")
-        }
-    }()
-
+extension FuzzService {
     static func validate(_ body: [UInt8]) -> HTTPResponse {
         let request = HTTPRequest(
             method: "POST", path: "/v1/specs/validate", headers: ["Content-Type": "application/json"], body: body)

@@ -1,0 +1,18 @@
+import AlertCatalogs
+import AlertQueue
+import AlertServer
+
+/// The server as `alertd serve` builds it, with the built-in catalogs and an in-memory store
+/// (which the targets' rendering and validating never touch), shared by the fuzz targets that
+/// drive requests through the router.
+public enum FuzzService {
+    public static let service: AlertService = {
+        do {
+            let store = try SQLiteQueueStore.inMemory()
+            let credentials = Credentials(adminToken: "fuzz-admin-token", sessionSecret: "fuzz-session-secret")
+            return try AlertService(catalogs: .builtIn(), queue: QueueServices(store: store, credentials: credentials))
+        } catch {
+            fatalError("cannot build the service: \(error)")
+        }
+    }()
+}
