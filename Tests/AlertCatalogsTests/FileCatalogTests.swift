@@ -243,6 +243,23 @@ struct FileCatalogTests {
         let error = #expect(throws: CatalogFileError.self) { try FileCatalog(contentsOf: url) }
         #expect(error?.problems.map(\.code) == ["malformed-file"])
         #expect(error?.problems.first?.message.hasPrefix("The file is not valid JSON") == true)
+        #expect(error?.problems.first?.message.contains("at byte 17") == true, "\(String(describing: error))")
+    }
+
+    @Test("a JSON file that gives a member twice is refused; a UTF-8 byte order mark is not")
+    func strictJSON() throws {
+        // Given the same catalog with a member given twice, and with a byte order mark
+        let twice = promoJSON.replacingOccurrences(of: #""kind": "alert","#, with: #""kind": "alert", "kind": "alert","#)
+        #expect(twice != promoJSON)
+        let repeated = try folder.write("twice.json", twice)
+        let marked = try folder.write("marked.json", "\u{FEFF}" + promoJSON)
+        // Then the first is malformed, and the second reads as the catalog does without it
+        let error = #expect(throws: CatalogFileError.self) { try FileCatalog(contentsOf: repeated) }
+        #expect(error?.problems.map(\.code) == ["malformed-file"])
+        #expect(error?.problems.first?.message.contains("\"kind\" twice") == true, "\(String(describing: error))")
+        let plain = try FileCatalog(contentsOf: try folder.write("promo.json", promoJSON))
+        #expect(try FileCatalog(contentsOf: marked).entries == plain.entries)
+        #expect(!plain.entries.isEmpty)
     }
 }
 

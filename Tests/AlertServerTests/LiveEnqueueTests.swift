@@ -73,6 +73,27 @@ struct LiveEnqueueTests {
         }
     }
 
+    @Test("a body that repeats a member name is 400 malformed-json on enqueue, ack, hold and token")
+    func repeatedMember() throws {
+        try withLiveServer { port in
+            // Given a session, and bodies that would be valid but for a member given twice
+            let app = try SessionClient.open(port: port, session: "s")
+            for (method, path, bearer, body) in [
+                ("POST", "/queue", app.adminToken, #"{"alert":"app/questionExit","alert":"app/questionExit"}"#),
+                ("POST", "/queue", app.adminToken, #"{"alert":"app/newMessages","params":{"count":1,"sender":"a","count":2}}"#),
+                ("POST", "/queue/AAAAAAAAAAAAAAAAAAAAAA/ack", app.token, #"{"action":"ok","action":"ok"}"#),
+                ("PUT", "/hold", app.token, #"{"seconds":5,"seconds":5}"#),
+                ("POST", "/token", app.adminToken, #"{"ttl":600,"ttl":600}"#),
+            ] {
+                // When each is sent, then it is refused as JSON that cannot be read one way only
+                let client = try SessionClient(port: port, session: "s")
+                let response = try client.call(method, path, bearer: bearer, json: body)
+                #expect(try expectProblem(response, status: 400).type == "urn:alertd:problem:malformed-json", "\(method) \(path)")
+            }
+            #expect(try app.list().items.isEmpty)
+        }
+    }
+
     @Test("a body larger than the server accepts is 413 on enqueue, ack and hold")
     func bodyTooLarge() throws {
         try withLiveServer(maxBodySize: 1024) { port in

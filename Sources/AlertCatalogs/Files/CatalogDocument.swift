@@ -54,16 +54,16 @@ enum CatalogDocument {
         return yaml(data, into: &problems)
     }
 
+    /// The file read by `JSON(parsing:)`, strictly (a member name given twice is an error, as
+    /// in request bodies), but past a UTF-8 byte order mark, which editors write and RFC 8259
+    /// lets a reader ignore.
     private static func json(_ data: Data, into problems: inout ProblemList) -> JSONTree? {
+        var bytes = [UInt8](data)
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
         do {
-            return try JSONDecoder().decode(JSONTree.self, from: data)
+            return try JSON(parsing: bytes)
         } catch {
-            // JSONDecoder says only that the data is not JSON; JSONSerialization says where.
-            var detail = ""
-            do { _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) } catch let error as NSError {
-                detail = (error.userInfo[NSDebugDescriptionErrorKey] as? String).map { " (\($0))" } ?? ""
-            }
-            problems.error(CatalogProblem.none, CatalogProblem.none, "malformed-file", "The file is not valid JSON\(detail).")
+            problems.error(CatalogProblem.none, CatalogProblem.none, "malformed-file", "The file is not valid JSON (\(error)).")
             return nil
         }
     }

@@ -1,38 +1,12 @@
 import AlertSpec
 import Foundation
 
-/// A parsed JSON or YAML document in the JSON data model. Unlike `JSONSerialization`'s `Any`
-/// it is `Sendable` (a file catalog keeps its templates) and tells booleans from numbers on
-/// every platform.
-enum JSONTree: Sendable, Equatable {
-    case null
-    case bool(Bool)
-    case integer(Int)
-    case number(Double)
-    case string(String)
-    case array([JSONTree])
-    case object([String: JSONTree])
+/// A parsed JSON or YAML document in the JSON data model: AlertSpec's `JSON`, which a file
+/// catalog keeps (it is `Sendable`) and which tells booleans from numbers on every platform.
+/// The name stays for what this module adds to it.
+typealias JSONTree = JSON
 
-    subscript(key: String) -> JSONTree? {
-        if case .object(let members) = self { members[key] } else { nil }
-    }
-
-    var string: String? {
-        if case .string(let value) = self { value } else { nil }
-    }
-
-    var bool: Bool? {
-        if case .bool(let value) = self { value } else { nil }
-    }
-
-    var array: [JSONTree]? {
-        if case .array(let items) = self { items } else { nil }
-    }
-
-    var object: [String: JSONTree]? {
-        if case .object(let members) = self { members } else { nil }
-    }
-
+extension JSONTree {
     /// What the value is, for messages: "a string", "an object", …
     var typeName: String {
         switch self {
@@ -42,19 +16,6 @@ enum JSONTree: Sendable, Equatable {
         case .string: "a string"
         case .array: "an array"
         case .object: "an object"
-        }
-    }
-
-    /// The value as `JSONSerialization` writes it (`SpecReader.read(tree:)` takes this form).
-    var foundation: Any {
-        switch self {
-        case .null: NSNull()
-        case .bool(let value): value
-        case .integer(let value): value
-        case .number(let value): value
-        case .string(let value): value
-        case .array(let items): items.map(\.foundation)
-        case .object(let members): members.mapValues(\.foundation)
         }
     }
 
@@ -84,28 +45,6 @@ enum JSONTree: Sendable, Equatable {
         case .array(let items): items.flatMap(\.strings)
         case .object(let members): members.keys.sorted().flatMap { members[$0]!.strings }
         case .null, .bool, .integer, .number: []
-        }
-    }
-}
-
-extension JSONTree: Decodable {
-    /// Reads JSON strictly: `true` is a boolean, never the number 1.
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if container.decodeNil() {
-            self = .null
-        } else if let value = try? container.decode(Bool.self) {
-            self = .bool(value)
-        } else if let value = try? container.decode(Int.self) {
-            self = .integer(value)
-        } else if let value = try? container.decode(Double.self) {
-            self = .number(value)
-        } else if let value = try? container.decode(String.self) {
-            self = .string(value)
-        } else if let items = try? container.decode([JSONTree].self) {
-            self = .array(items)
-        } else {
-            self = .object(try container.decode([String: JSONTree].self))
         }
     }
 }

@@ -14,6 +14,7 @@ struct EnqueueRequest {
 
     /// The body's fields, read from the parsed object: every field of the wrong type is reported
     /// (a decoder would stop at the first), and one parse serves both this and the spec check.
+    /// Parameters are read in name order, so their issues come in that order.
     private struct Body {
         var alert: String?
         var params: [String: ParameterValue]?
@@ -21,31 +22,23 @@ struct EnqueueRequest {
         var ttl: Double?
         var dedupeKey: String?
 
-        init(_ object: [String: Any], issues: inout [SpecIssue]) {
-            func wrongType(_ name: String, _ expected: String) {
-                issues.append(SpecIssue(pointer: "/" + name, code: "invalid-type", message: "This must be \(expected)."))
+        init(_ object: [String: JSON], issues: inout [SpecIssue]) {
+            func field<T>(_ name: String, _ expected: String, _ read: (JSON) -> T?) -> T? {
+                JSONBody.member(name, of: object, expected, read, issues: &issues)
             }
-            func field<T>(_ name: String, _ expected: String, _ read: (Any) -> T?) -> T? {
-                guard let value = object[name], !(value is NSNull) else { return nil }
-                guard let read = read(value) else {
-                    wrongType(name, expected)
-                    return nil
-                }
-                return read
-            }
-            alert = field("alert", "a string") { $0 as? String }
-            priority = field("priority", "an integer") { JSONValue.integer($0) }
-            ttl = field("ttl", "a number") { JSONValue.number($0) }
-            dedupeKey = field("dedupeKey", "a string") { $0 as? String }
-            if let given = field("params", "an object", { $0 as? [String: Any] }) {
-                let texts = given.sorted { $0.key < $1.key }.map { (name: $0.key, value: ($0.value as? String) ?? "") }
-                if let problem = ParameterLimits.problem(texts) {
+            alert = field("alert", "a string", \.string)
+            priority = field("priority", "an integer", \.integer)
+            ttl = field("ttl", "a number", \.number)
+            dedupeKey = field("dedupeKey", "a string", \.string)
+            if let given = field("params", "an object", \.object) {
+                let sorted = given.sorted { $0.key < $1.key }
+                if let problem = ParameterLimits.problem(sorted.map { (name: $0.key, value: $0.value.string ?? "") }) {
                     issues.append(SpecIssue(pointer: "/params", code: "too-large", message: problem))
                     return
                 }
                 var params: [String: ParameterValue] = [:]
-                for (name, value) in given {
-                    if let parameter = JSONValue.parameter(value) {
+                for (name, value) in sorted {
+                    if let parameter = ParameterValue(json: value) {
                         params[name] = parameter
                     } else {
                         issues.append(SpecIssue(
@@ -60,12 +53,8 @@ struct EnqueueRequest {
 
     /// The item to store; throws 400 for a body that is not a JSON object, 422 with every problem.
     static func item(session: String, body: [UInt8], alerts: RenderedAlerts) throws -> NewItem {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any] else {
-            throw APIError.malformedJSON("The body must be a JSON object.")
-        }
-        var issues = object.keys.sorted().filter { !members.contains($0) }.map {
-            SpecIssue(pointer: "/" + JSONPointer.escape($0), code: "unknown-field", message: "\"\($0)\" is not a field here.")
-        }
+        let object = try JSONBody.object(body)
+        var issues = JSONBody.unknownMembers(of: object, among: members)
         // A null member is reported once, here, and otherwise read as not given.
         issues += JSONBody.nullMembers(of: object, among: members)
         let fields = Body(object, issues: &issues)
@@ -73,8 +62,8 @@ struct EnqueueRequest {
         var accepted: (priority: Int, lane: Lane, dedupeKey: String)?
         var content: QueueContent?
         // An alert of the wrong type was reported already: it still says which form was meant.
-        let givesAlert = object["alert"].map { !($0 is NSNull) } ?? false
-        switch (givesAlert, object["spec"].flatMap { $0 is NSNull ? nil : $0 }) {
+        let givesAlert = object["alert"].map { !$0.isNull } ?? false
+        switch (givesAlert, object["spec"].flatMap { $0.isNull ? nil : $0 }) {
         case (true, nil):
             guard let alert = fields.alert else { break }
             switch alerts.check(alert, fields.params ?? [:]) {
@@ -112,15 +101,16 @@ struct EnqueueRequest {
     }
 
     /// The ad-hoc spec, read and validated as `POST /v1/specs/validate` does, pointers under `/spec`.
-    static func checkSpec(_ tree: Any, _ catalogs: CatalogRegistry, _ issues: inout [SpecIssue]) -> SpecDraft? {
+    static func checkSpec(_ tree: JSON, _ catalogs: CatalogRegistry, _ issues: inout [SpecIssue]) -> SpecDraft? {
         func under(_ found: [SpecIssue]) -> [SpecIssue] {
             found.map { SpecIssue(pointer: "/spec" + $0.pointer, code: $0.code, message: $0.message) }
         }
-        guard tree is [String: Any] else {
+        guard case .object = tree else {
             issues.append(SpecIssue(pointer: "/spec", code: "invalid-type", message: "A spec is an object."))
             return nil
         }
-        let reading = SpecReader.inspect(tree: tree)
+        // SpecReader takes JSONSerialization's form; an ad-hoc spec is rare enough to convert.
+        let reading = SpecReader.inspect(tree: tree.foundation)
         issues += under(reading.issues)
         guard let draft = reading.draft else { return nil }
         let result = SpecValidator(directory: catalogs).validate(draft)

@@ -1,35 +1,72 @@
 import AlertSpec
-import Foundation
 import MicroHTTP
 
-/// The small JSON bodies of the queue calls (`{"ttl": …}`, `{"action": …}`, `{"seconds": …}`),
-/// decoded with `Decodable` — which tells a number from a boolean, unlike `JSONSerialization`
-/// on Linux, where 1 also reads as `true`.
-enum JSONBody {
+/// The JSON object of a queue call's body, read with `JSON(parsing:)`, and its members checked
+/// the way every queue call reports them: unknown and null members first, sorted by name, then
+/// members of the wrong type. The small bodies (`{"ttl": …}`, `{"action": …}`, `{"seconds": …}`)
+/// are read through `read(_:members:)`; the enqueue body through `object(_:)`.
+struct JSONBody {
+    let members: [String: JSON]
+
     /// nil for an empty body; 400 for one that is not a JSON object; 422 for a member not in
-    /// `T`'s keys, null, or of the wrong type.
-    static func decode<T: Decodable>(_: T.Type, from request: Request, members: Set<String>) throws -> T? {
-        let body = Data(request.http.body)
-        guard !body.isEmpty else { return nil }
-        guard let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any] else {
-            throw APIError.malformedJSON("The body must be a JSON object, or empty.")
-        }
-        let unknown = object.keys.sorted().filter { !members.contains($0) }.map {
-            SpecIssue(pointer: "/" + JSONPointer.escape($0), code: "unknown-field", message: "\"\($0)\" is not a field here.")
-        }
-        let issues = unknown + nullMembers(of: object, among: members)
+    /// `allowed`, or null.
+    static func read(_ request: Request, members allowed: Set<String>) throws -> JSONBody? {
+        guard !request.http.body.isEmpty else { return nil }
+        let object = try object(request.http.body, notAnObject: "The body must be a JSON object, or empty.")
+        let issues = unknownMembers(of: object, among: allowed) + nullMembers(of: object, among: allowed)
         if !issues.isEmpty { throw APIError.invalidRequest(issues) }
-        do {
-            return try JSONDecoder().decode(T.self, from: body)
-        } catch let error as DecodingError {
-            throw APIError.invalidRequest([SpecReader.issue(for: error)])
+        return JSONBody(members: object)
+    }
+
+    /// The members of the object `body` holds; 400 with `notAnObject` when it is not JSON
+    /// (see `JSON(parsing:)` for how strict that is) or not an object.
+    static func object(_ body: [UInt8], notAnObject: String = "The body must be a JSON object.") throws -> [String: JSON] {
+        guard let object = (try? JSON(parsing: body))?.object else { throw APIError.malformedJSON(notAnObject) }
+        return object
+    }
+
+    /// The string member `name`: nil when not given; 422 when not a string.
+    func string(_ name: String) throws -> String? {
+        try member(name, "a string", \.string)
+    }
+
+    /// The number member `name` (an integer too, never a boolean): nil when not given; 422
+    /// when not a number.
+    func number(_ name: String) throws -> Double? {
+        try member(name, "a number", \.number)
+    }
+
+    private func member<T>(_ name: String, _ expected: String, _ read: (JSON) -> T?) throws -> T? {
+        var issues: [SpecIssue] = []
+        let value = Self.member(name, of: members, expected, read, issues: &issues)
+        if !issues.isEmpty { throw APIError.invalidRequest(issues) }
+        return value
+    }
+
+    /// The member `name` of `object` as `read` gives it; nil when absent or null (null is
+    /// `nullMembers`' issue), or with an `invalid-type` issue when `read` gives nil.
+    static func member<T>(
+        _ name: String, of object: [String: JSON], _ expected: String, _ read: (JSON) -> T?, issues: inout [SpecIssue]
+    ) -> T? {
+        guard let value = object[name], !value.isNull else { return nil }
+        guard let read = read(value) else {
+            issues.append(SpecIssue(pointer: "/" + JSONPointer.escape(name), code: "invalid-type", message: "This must be \(expected)."))
+            return nil
+        }
+        return read
+    }
+
+    /// An `unknown-field` issue for each member of `object` not in `members`, by name.
+    static func unknownMembers(of object: [String: JSON], among members: Set<String>) -> [SpecIssue] {
+        object.keys.sorted().filter { !members.contains($0) }.map {
+            SpecIssue(pointer: "/" + JSONPointer.escape($0), code: "unknown-field", message: "\"\($0)\" is not a field here.")
         }
     }
 
-    /// A `null-value` issue for each of `members` given as null: a member is left out, not
-    /// nulled (as in specs), so the decoder never reads null as "not given".
-    static func nullMembers(of object: [String: Any], among members: Set<String>) -> [SpecIssue] {
-        object.keys.sorted().filter { members.contains($0) && object[$0] is NSNull }.map {
+    /// A `null-value` issue for each of `members` given as null, by name: a member is left out,
+    /// not nulled (as in specs), so null is never read as "not given".
+    static func nullMembers(of object: [String: JSON], among members: Set<String>) -> [SpecIssue] {
+        object.keys.sorted().filter { members.contains($0) && object[$0]?.isNull == true }.map {
             SpecIssue(
                 pointer: "/" + JSONPointer.escape($0), code: "null-value", message: "null is not allowed; leave the field out instead.")
         }

@@ -41,9 +41,8 @@ struct QueueHandlers {
     func token(_ request: Request) throws -> any ResponseGenerator {
         let session = try Self.session(of: request)
         try access.requireAdmin(request)
-        struct Body: Decodable { var ttl: Double? }
         var lifetime = SessionTokens.defaultLifetime
-        if let ttl = try JSONBody.decode(Body.self, from: request, members: ["ttl"])?.ttl {
+        if let ttl = try JSONBody.read(request, members: ["ttl"])?.number("ttl") {
             let range = SessionTokens.lifetimes
             guard range.contains(ttl) else {
                 throw APIError.invalidRequest([
@@ -153,8 +152,7 @@ struct QueueHandlers {
         let session = try Self.session(of: request)
         try access.requireSession(session, request)
         let ticket = request.path("ticket")
-        struct Body: Decodable { var action: String? }
-        let actionID = try JSONBody.decode(Body.self, from: request, members: ["action"])?.action
+        let actionID = try JSONBody.read(request, members: ["action"])?.string("action")
         guard let item = try await store.item(session: session, ticket: ticket) else { throw QueueError.notFound(ticket: ticket) }
         if [.cancelled, .expired, .dead].contains(item.state) { throw QueueError.gone(ticket: ticket, state: item.state) }
         let chain = try actionID.flatMap { try ItemRendering.chain(of: item, action: $0, alerts: alerts) }
@@ -172,9 +170,8 @@ struct QueueHandlers {
     func hold(_ request: Request) async throws -> any ResponseGenerator {
         let session = try Self.session(of: request)
         try access.requireSession(session, request)
-        struct Body: Decodable { var seconds: Double? }
         var seconds = settings.defaultHold
-        if let given = try JSONBody.decode(Body.self, from: request, members: ["seconds"])?.seconds {
+        if let given = try JSONBody.read(request, members: ["seconds"])?.number("seconds") {
             guard given > 0, given <= settings.maxHold else {
                 throw APIError.invalidRequest([
                     SpecIssue(pointer: "/seconds", code: "out-of-range", message: "seconds is more than 0 and at most \(Int(settings.maxHold)).")
