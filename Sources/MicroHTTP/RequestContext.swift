@@ -2,8 +2,8 @@ import Glibc
 import Locking
 
 /// MHD's per-request state (`*con_cls`): created on the first handler call, released in the
-/// completion callback. Only the owning worker thread touches it, except `promise`, which a
-/// promise fulfils from any thread.
+/// completion callback. Only the owning worker thread touches it (a promise, fulfilled from any
+/// thread, keeps its state apart).
 final class RequestContext: @unchecked Sendable {
     /// Body bytes received so far (never more than the limit).
     var body: [UInt8] = []
@@ -13,8 +13,9 @@ final class RequestContext: @unchecked Sendable {
     var answered = false
     /// The connection was suspended waiting for a promise.
     var suspended = false
-    /// What the request's promise delivered, and whether the connection waits for it.
-    let promise = Locked(PromiseState())
+    /// The promise of a request answered later; nil for one answered at once (most), which so
+    /// makes no lock.
+    var promise: ResponsePromise?
 
     // For the observer (see `FinishedRequest`).
     /// The request's `X-Request-Id`, fixed on the first handler call.
@@ -59,12 +60,12 @@ struct PromiseState {
 /// and the response is sent there. Only the first fulfilment counts.
 public final class ResponsePromise: Sendable {
     nonisolated(unsafe) private let connection: OpaquePointer
-    private let context: RequestContext
     private unowned let core: ServerCore
+    /// What the promise delivered, and whether the connection waits for it.
+    let state = Locked(PromiseState())
 
-    init(connection: OpaquePointer, context: RequestContext, core: ServerCore) {
+    init(connection: OpaquePointer, core: ServerCore) {
         self.connection = connection
-        self.context = context
         self.core = core
     }
 
@@ -72,7 +73,7 @@ public final class ResponsePromise: Sendable {
     @discardableResult
     public func fulfill(_ response: HTTPResponse) -> Bool {
         // nil: already fulfilled; true: the connection waits suspended and must be resumed.
-        let mustResume = context.promise.withLock { state -> Bool? in
+        let mustResume = state.withLock { state -> Bool? in
             guard !state.fulfilled else { return nil }
             state.fulfilled = true
             state.response = response

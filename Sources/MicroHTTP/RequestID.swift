@@ -15,7 +15,7 @@ public enum RequestID {
 
     /// The client's id, or nil when there is none or it is unusable.
     static func accepted(from connection: OpaquePointer) -> String? {
-        guard let value = MHD_lookup_connection_value(connection, .HEADER_KIND, headerName) else { return nil }
+        guard let value = headerName.withCString({ MHD_lookup_connection_value(connection, .HEADER_KIND, $0) }) else { return nil }
         return accepted(UnsafeRawPointer(value).assumingMemoryBound(to: UInt8.self))
     }
 

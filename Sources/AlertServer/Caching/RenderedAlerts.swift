@@ -49,8 +49,11 @@ struct RenderedAlerts: Sendable {
         var acceptLanguage: String?
     }
 
+    /// The catalog and type apart (a hit need not join them), the parameters, the locale.
     private struct RenderKey: Hashable, Sendable {
-        var alert: AlertKey
+        var catalog: String
+        var type: String
+        var parameters: [String: ParameterValue]
         var locale: String
     }
 
@@ -139,10 +142,10 @@ struct RenderedAlerts: Sendable {
     }
 
     /// `type` of `catalog` rendered in `locale`, already negotiated (one of the catalog's), from
-    /// the cache when it is there. The key is the same as the queue's: `catalog/type`, the
-    /// parameters as a dictionary (so their order in a query does not matter), the locale.
+    /// the cache when it is there. The render endpoint and the queue share it; the parameters
+    /// are a dictionary, so their order in a query does not matter.
     func rendering(of type: String, in catalog: any AlertCatalog, _ parameters: [String: ParameterValue], locale: String) throws -> Rendering {
-        let key = RenderKey(alert: AlertKey(alert: catalog.name + "/" + type, parameters: parameters), locale: locale)
+        let key = RenderKey(catalog: catalog.name, type: type, parameters: parameters, locale: locale)
         if let cached = renderings.value(for: key) {
             metrics?.renderCacheHit()
             return cached

@@ -1,3 +1,5 @@
+import Glibc
+
 /// Maps a method and a path to a handler. Patterns are literal segments and `{name}` segments;
 /// HEAD is served by the GET route. A path that matches with another method gives the methods
 /// it does allow (for 405 and `Allow`).
@@ -26,7 +28,8 @@ public struct Router: Sendable {
     }
 
     fileprivate enum Segment: Sendable, Equatable {
-        case literal(String)
+        /// The text and its UTF-8, compared as bytes.
+        case literal(String, [UInt8])
         case parameter(String)
     }
 
@@ -38,6 +41,8 @@ public struct Router: Sendable {
     }
 
     public private(set) var routes: [Route] = []
+    /// The most segments a route has: a path with more matches none.
+    private var maxSegments = 0
 
     public init() {}
 
@@ -54,24 +59,51 @@ public struct Router: Sendable {
 
     private mutating func add(_ method: String, _ pattern: String, responder: Responder, answersHead: Bool) {
         let segments: [Segment] = pattern.split(separator: "/").map { part in
-            part.hasPrefix("{") && part.hasSuffix("}") ? .parameter(String(part.dropFirst().dropLast())) : .literal(String(part))
+            part.hasPrefix("{") && part.hasSuffix("}") ? .parameter(String(part.dropFirst().dropLast())) : .literal(String(part), Array(part.utf8))
         }
         precondition(
             !routes.contains { $0.method == method && $0.segments == segments }, "route \(method) \(pattern) added twice")
         routes.append(Route(method: method, pattern: pattern, answersHead: answersHead, segments: segments, responder: responder))
+        maxSegments = max(maxSegments, segments.count)
     }
 
     public func match(method: String, path: String) -> Match {
-        // Split on the byte `/`, not on characters: a combining mark or an emoji modifier right
-        // after a `/` joins it into one character, which would hide the separator (a 404).
-        // (`/` is ASCII, so it is never part of another character's UTF-8.)
-        let parts = path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true).map { Substring($0) }
+        if let match = path.utf8.withContiguousStorageIfAvailable({ match(method: method, path: $0) }) { return match }
+        var contiguous = path
+        return contiguous.withUTF8 { match(method: method, path: $0) }
+    }
+
+    /// Matches the path's UTF-8 without making anything for a route that does not fit: the
+    /// segments' ranges go to a small buffer on the stack, and literals are compared byte for
+    /// byte (they are ASCII, so that is what comparing them as text would decide).
+    ///
+    /// Split on the byte `/`, not on characters: a combining mark or an emoji modifier right
+    /// after a `/` joins it into one character, which would hide the separator (a 404). (`/` is
+    /// ASCII, so it is never part of another character's UTF-8.) Empty segments are skipped.
+    private func match(method: String, path: UnsafeBufferPointer<UInt8>) -> Match {
+        withUnsafeTemporaryAllocation(of: Range<Int>.self, capacity: maxSegments + 1) { parts in
+            var count = 0
+            var start = 0
+            for index in 0...path.count where index == path.count || path[index] == UInt8(ascii: "/") {
+                if index > start {
+                    // One more segment than any route has: no route fits, whatever follows.
+                    guard count <= maxSegments else { return .notFound }
+                    parts[count] = start..<index
+                    count += 1
+                }
+                start = index + 1
+            }
+            return match(method: method, path: path, parts: UnsafeBufferPointer(rebasing: parts[0..<count]))
+        }
+    }
+
+    private func match(method: String, path: UnsafeBufferPointer<UInt8>, parts: UnsafeBufferPointer<Range<Int>>) -> Match {
         let wanted = method == "HEAD" ? "GET" : method
         var allowed: [String] = []
         var headAllowed = false
-        for (index, route) in routes.enumerated() where Self.fits(route.segments, parts) {
+        for (index, route) in routes.enumerated() where Self.fits(route.segments, path, parts) {
             if route.method == wanted, method != "HEAD" || route.answersHead {
-                return .found(route.responder, Self.bind(route.segments, to: parts), route: index)
+                return .found(route.responder, Self.bind(route.segments, path, parts), route: index)
             }
             allowed.append(route.method)
             headAllowed = headAllowed || (route.method == "GET" && route.answersHead)
@@ -81,21 +113,26 @@ public struct Router: Sendable {
         return .methodNotAllowed(allow: allowed)
     }
 
-    /// Whether `parts` have the route's length and literals; compared byte for byte (literals are
-    /// ASCII, so that is what comparing them as text would decide), and nothing is made.
-    private static func fits(_ segments: [Segment], _ parts: [Substring]) -> Bool {
+    /// Whether the path's `parts` have the route's length and literals.
+    private static func fits(_ segments: [Segment], _ path: UnsafeBufferPointer<UInt8>, _ parts: UnsafeBufferPointer<Range<Int>>) -> Bool {
         guard segments.count == parts.count else { return false }
         for index in segments.indices {
-            if case .literal(let text) = segments[index], !parts[index].utf8.elementsEqual(text.utf8) { return false }
+            guard case .literal(_, let bytes) = segments[index] else { continue }
+            let part = parts[index]
+            guard part.count == bytes.count,
+                bytes.withUnsafeBufferPointer({ memcmp($0.baseAddress!, path.baseAddress! + part.lowerBound, part.count) == 0 })
+            else { return false }
         }
         return true
     }
 
-    /// The `{name}` values of a route that `fits`.
-    private static func bind(_ segments: [Segment], to parts: [Substring]) -> PathParameters {
-        var parameters = PathParameters(capacity: 2)
+    /// The `{name}` values of a route that `fits` (valid UTF-8: the path was a String, cut at `/`).
+    private static func bind(_ segments: [Segment], _ path: UnsafeBufferPointer<UInt8>, _ parts: UnsafeBufferPointer<Range<Int>>) -> PathParameters {
+        var parameters = PathParameters()
         for index in segments.indices {
-            if case .parameter(let name) = segments[index] { parameters.append(name, String(parts[index])) }
+            if case .parameter(let name) = segments[index] {
+                parameters.append(name, String(decoding: UnsafeBufferPointer(rebasing: path[parts[index]]), as: UTF8.self))
+            }
         }
         return parameters
     }
