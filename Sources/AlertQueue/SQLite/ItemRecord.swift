@@ -130,6 +130,13 @@ extension ItemRecord {
         return try ItemRecord.fetchAll(statement, arguments: [session]).map { try $0.item(contents: contents) }
     }
 
+    /// Whether the session has a queued or presenting item (`items_session_state` answers it).
+    static func hasLive(_ db: Database, session: String) throws -> Bool {
+        let statement = try db.cachedStatement(
+            sql: "SELECT EXISTS (SELECT 1 FROM items WHERE session = ? AND state IN ('queued', 'presenting'))")
+        return try Bool.fetchOne(statement, arguments: [session]) ?? false
+    }
+
     /// One item of the session.
     static func fetch(
         _ db: Database, session: String, ticket: String, contents: ContentCache

@@ -62,8 +62,12 @@ public struct SQLiteQueueStore: QueueStore {
         try await batcher.write { db in try self.enqueue(item, now: now, in: db) }
     }
 
+    /// A session with no live item has nothing to deliver and nothing to change: most polls
+    /// find it so, and learn it from a snapshot read beside the writer, without queueing for it.
+    /// (An enqueue committed just after the read notifies the poll's session, which wakes it.)
     public func next(session: String, now: Date) async throws -> QueueItem? {
-        try await batcher.write { db in
+        guard try read({ db in try ItemRecord.hasLive(db, session: session) }) else { return nil }
+        return try await batcher.write { db in
             var items = try load(session: session, states: .live, in: db)
             let holdUntil = try HoldRecord.until(session: session, in: db).map(Date.init(timeIntervalSince1970:))
             let delivered = policy.next(&items, holdUntil: holdUntil, now: now)
