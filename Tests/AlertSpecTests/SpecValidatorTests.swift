@@ -153,6 +153,16 @@ struct SpecValidatorTests {
     func malformed() {
         #expect(throws: SpecReader.MalformedJSON.self) { try SpecReader.inspect(Data("{nope".utf8)) }
         #expect(throws: SpecReader.MalformedJSON.self) { try SpecReader.inspect(Data("[1,2]".utf8)) }
+        // Read as the queue reads bodies: a repeated member is malformed, not "last wins".
+        #expect(throws: SpecReader.MalformedJSON.self) { try SpecReader.inspect(Data(#"{"kind": "alert", "kind": "hud"}"#.utf8)) }
+    }
+
+    @Test("a UTF-8 byte order mark before a spec is skipped")
+    func byteOrderMark() throws {
+        let spec = ##"{"kind":"hud","state":"progress","progress":0.5}"##
+        let reading = try SpecReader.inspect(Data([0xEF, 0xBB, 0xBF] + Array(spec.utf8)))
+        #expect(reading.issues == [])
+        #expect(reading.draft != nil)
     }
 
     @Test("null is refused wherever it stands, with or without a default", arguments: ["/message", "/style"])

@@ -31,15 +31,20 @@ public enum SpecReader {
     }
 
     /// Reads `data` as far as it goes; throws `MalformedJSON` when it is not a JSON object.
+    ///
+    /// Parsed by `JSON(parsing:)`, as the queue's bodies are, so a spec is JSON by the same
+    /// rules wherever it is sent (a repeated member name is malformed here too). A UTF-8 byte
+    /// order mark, which editors write into files, is skipped.
     public static func inspect(_ data: Data) throws -> Reading {
-        let tree: Any
+        let bytes = Array(data.starts(with: [0xEF, 0xBB, 0xBF]) ? data.dropFirst(3) : data[...])
+        let json: JSON
         do {
-            tree = try JSONSerialization.jsonObject(with: data)
+            json = try JSON(parsing: bytes)
         } catch {
             throw MalformedJSON(message: "The body is not valid JSON.")
         }
-        guard tree is [String: Any] else { throw MalformedJSON(message: "The body must be a JSON object.") }
-        return inspect(tree: tree, data: data)
+        guard case .object = json else { throw MalformedJSON(message: "The body must be a JSON object.") }
+        return inspect(tree: json.foundation, data: Data(bytes))
     }
 
     /// Reads a JSON value already parsed (`JSONSerialization` or YAML types) as far as it goes.
