@@ -1,0 +1,43 @@
+import AlertSpec
+import Foundation
+import Testing
+
+@testable import AlertQueue
+
+@Suite("Stored content: the JSON text every store keeps, read back")
+struct StoredContentTests {
+    @Test("an alert's content reads back as it was stored, parameters of every kind")
+    func alertRoundTrip() throws {
+        let content = QueueContent.alert(
+            id: "app/newMessages",
+            parameters: ["count": .integer(3), "sender": .string("Ann \"A\" é"), "ratio": .number(2.5), "urgent": .boolean(true)])
+        let text = try StoredContent.json(content)
+        #expect(text == #"{"alert":"app/newMessages","params":{"count":3,"ratio":2.5,"sender":"Ann \"A\" é","urgent":true}}"#)
+        #expect(try StoredContent.content(json: text) == content)
+    }
+
+    @Test("texts are read as the decoder reads them", arguments: [
+        (#"{"alert":"app/saved","params":{}}"#, QueueContent.alert(id: "app/saved", parameters: [:])),
+        (#"{"alert":"app/saved"}"#, .alert(id: "app/saved", parameters: [:])),
+        (#"{"alert":"app/saved","params":null}"#, .alert(id: "app/saved", parameters: [:])),
+        (#"{"params":{"n":2.0},"alert":"app/x"}"#, .alert(id: "app/x", parameters: ["n": .integer(2)])),
+        (#"{"alert":"app/x","params":{"n":1e300,"b":false}}"#, .alert(id: "app/x", parameters: ["n": .number(1e300), "b": .boolean(false)])),
+    ])
+    func reads(text: String, expected: QueueContent) throws {
+        #expect(try StoredContent.content(json: text) == expected)
+    }
+
+    @Test("a spec's content reads back")
+    func specRoundTrip() throws {
+        let draft = try SpecReader.read(Data(##"{"kind":"hud","state":"progress","progress":0.5}"##.utf8)).get()
+        let text = try StoredContent.json(.spec(draft))
+        #expect(try StoredContent.content(json: text) == .spec(draft))
+    }
+
+    @Test("text no version wrote is unreadable", arguments: [
+        #"{"alert":7}"#, #"{"alert":"app/x","params":{"n":[1]}}"#, #"{"neither":true}"#, "not json",
+    ])
+    func unreadable(text: String) {
+        #expect(throws: (any Error).self) { try StoredContent.content(json: text) }
+    }
+}
