@@ -63,10 +63,12 @@ public struct SQLiteQueueStore: QueueStore {
     }
 
     /// A session with no live item has nothing to deliver and nothing to change: most polls
-    /// find it so, and learn it from a snapshot read beside the writer, without queueing for it.
-    /// (An enqueue committed just after the read notifies the poll's session, which wakes it.)
+    /// find it so. When the writer is busy they learn it from a snapshot read beside it instead
+    /// of waiting their turn (10,000 polls arriving at once otherwise queued there, each task
+    /// holding its async stack). An enqueue committed just after the read notifies the poll's
+    /// session, which wakes it. An idle writer runs the step at once, on this thread.
     public func next(session: String, now: Date) async throws -> QueueItem? {
-        guard try read({ db in try ItemRecord.hasLive(db, session: session) }) else { return nil }
+        if batcher.isBusy, try !read({ db in try ItemRecord.hasLive(db, session: session) }) { return nil }
         return try await batcher.write { db in
             var items = try load(session: session, states: .live, in: db)
             let holdUntil = try HoldRecord.until(session: session, in: db).map(Date.init(timeIntervalSince1970:))

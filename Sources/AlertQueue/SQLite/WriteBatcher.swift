@@ -38,6 +38,9 @@ final class WriteBatcher: Sendable {
         self.writer = writer
     }
 
+    /// Whether a write is under way: a write now would wait for it (joining the next batch).
+    var isBusy: Bool { state.withLock { $0.busy } }
+
     /// Runs `body` in a transaction and returns its result once committed.
     func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         let alone = state.withLock { state -> Bool in
