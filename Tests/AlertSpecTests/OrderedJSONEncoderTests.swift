@@ -32,6 +32,8 @@ struct OrderedJSONEncoderTests {
     @Test("numbers: integral doubles without a fraction, others in full")
     func numbers() throws {
         #expect(try text([1.0, 0.25, -3.5]) == "[1,0.25,-3.5]")
+        #expect(try text([-0.0, 999_999_999_999_999, 1e15, 1e-7]) == "[0,999999999999999,1000000000000000.0,1e-07]")
+        #expect(try text([0, 9, 10, -1, Int.max, Int.min]) == "[0,9,10,-1,\(Int.max),\(Int.min)]")
     }
 
     @Test("non-finite numbers cannot be encoded")

@@ -48,20 +48,14 @@ final class JSONWriter {
         }
     }
 
-    func write(_ bool: Bool) { output.append(contentsOf: (bool ? "true" : "false").utf8) }
-    func write(_ int: Int) { output.append(contentsOf: String(int).utf8) }
+    // Scalars as `JSONOutput` writes them, so the two paths give the same bytes.
+    func write(_ bool: Bool) { JSONOutput.append(bool, to: &output) }
+    func write(_ int: Int) { JSONOutput.append(Int64(int), to: &output) }
     func writeNull() { output.append(contentsOf: "null".utf8) }
 
     func write(_ double: Double, _ codingPath: () -> [any CodingKey]) throws {
-        guard double.isFinite else {
-            throw EncodingError.invalidValue(
-                double, .init(codingPath: codingPath(), debugDescription: "JSON has no form for \(double)"))
-        }
-        if double == double.rounded(), abs(double) < 1e15 {
-            output.append(contentsOf: String(Int64(double)).utf8)
-        } else {
-            output.append(contentsOf: String(double).utf8)
-        }
+        guard double.isFinite else { throw JSONOutput.nonFinite(double, codingPath: codingPath()) }
+        JSONOutput.append(finite: double, to: &output)
     }
 
     /// Opens an object or array for the value at `depth`, or finds it open already when the
