@@ -42,7 +42,7 @@ public struct OrderedJSONEncoder: Sendable {
     /// `value` through its `encode(to:)`, writable or not: the definition a writer must match.
     func encodeStreaming<T: Encodable>(_ value: T) throws -> [UInt8] {
         let writer = JSONWriter()
-        try writer.value(value, depth: 0, codingPath: { [] })
+        try writer.value(value, depth: 0) { .root }
         writer.closeAll()
         if writer.outOfOrder {
             throw EncodingError.invalidValue(
