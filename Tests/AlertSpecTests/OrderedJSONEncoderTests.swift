@@ -32,11 +32,41 @@ struct OrderedJSONEncoderTests {
     @Test("numbers: integral doubles without a fraction, others in full")
     func numbers() throws {
         #expect(try text([1.0, 0.25, -3.5]) == "[1,0.25,-3.5]")
+        #expect(try text([-0.0, 999_999_999_999_999, 1e15, 1e-7]) == "[0,999999999999999,1000000000000000.0,1e-07]")
+        #expect(try text([0, 9, 10, -1, Int.max, Int.min]) == "[0,9,10,-1,\(Int.max),\(Int.min)]")
     }
 
     @Test("non-finite numbers cannot be encoded")
     func nonFinite() {
         #expect(throws: EncodingError.self) { try OrderedJSONEncoder().encode([Double.nan]) }
+    }
+
+    /// A NaN in an object in an array in an object, reached through nested containers.
+    private struct DeepNaN: Encodable {
+        enum Keys: String, CodingKey { case list, x }
+
+        func encode(to encoder: any Encoder) throws {
+            var outer = encoder.container(keyedBy: Keys.self)
+            var list = outer.nestedUnkeyedContainer(forKey: .list)
+            try list.encode(1)
+            var element = list.nestedContainer(keyedBy: Keys.self)
+            try element.encode(Double.nan, forKey: .x)
+        }
+    }
+
+    @Test("a value that cannot be encoded is reported with its coding path, array indices included")
+    func errorPath() throws {
+        // Given NaNs at known places; when they are encoded, then the error says where
+        func path(_ value: some Encodable) -> [String]? {
+            do {
+                _ = try OrderedJSONEncoder().encode(value)
+            } catch EncodingError.invalidValue(_, let context) {
+                return context.codingPath.map(\.stringValue)
+            } catch {}
+            return nil
+        }
+        #expect(path(["a": [1.0, .infinity]]) == ["a", "1"])
+        #expect(path(DeepNaN()) == ["list", "1", "x"])
     }
 
     @Test("what it writes, Foundation reads back into the same spec")

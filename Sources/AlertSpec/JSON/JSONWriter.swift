@@ -25,7 +25,7 @@ final class JSONWriter {
 
     /// Writes `value` where a value is expected at `depth`: scalars at once, others through
     /// their `encode(to:)`. One that writes nothing is `{}`, as Foundation's encoder has it.
-    func value<T: Encodable>(_ value: T, depth: Int, codingPath: () -> [any CodingKey]) throws {
+    func value<T: Encodable>(_ value: T, depth: Int, path: () -> CodingPath) throws {
         // Scalars by their static type: comparing metatypes is a pointer comparison, where a
         // dynamic cast took 2-3 % of a render; the bit cast is then to the value's own type.
         if T.self == String.self {
@@ -35,33 +35,27 @@ final class JSONWriter {
         } else if T.self == Bool.self {
             write(unsafeBitCast(value, to: Bool.self))
         } else if T.self == Double.self {
-            try write(unsafeBitCast(value, to: Double.self), codingPath)
+            try write(unsafeBitCast(value, to: Double.self)) { path().keys }
         } else if T.self == Float.self {
-            try write(Double(unsafeBitCast(value, to: Float.self)), codingPath)
+            try write(Double(unsafeBitCast(value, to: Float.self))) { path().keys }
         } else if T.self == EncodedJSON.self {
             output.append(contentsOf: unsafeBitCast(value, to: EncodedJSON.self).bytes)
         } else {
             let before = output.count
-            try value.encode(to: StreamEncoder(writer: self, depth: depth, owner: makeOwner(), codingPath: codingPath()))
+            try value.encode(to: StreamEncoder(writer: self, depth: depth, owner: makeOwner(), path: path()))
             closeDeeper(than: depth - 1)  // its own container too: the value is complete
             if output.count == before { output.append(contentsOf: "{}".utf8) }
         }
     }
 
-    func write(_ bool: Bool) { output.append(contentsOf: (bool ? "true" : "false").utf8) }
-    func write(_ int: Int) { output.append(contentsOf: String(int).utf8) }
+    // Scalars as `JSONOutput` writes them, so the two paths give the same bytes.
+    func write(_ bool: Bool) { JSONOutput.append(bool, to: &output) }
+    func write(_ int: Int) { JSONOutput.append(Int64(int), to: &output) }
     func writeNull() { output.append(contentsOf: "null".utf8) }
 
     func write(_ double: Double, _ codingPath: () -> [any CodingKey]) throws {
-        guard double.isFinite else {
-            throw EncodingError.invalidValue(
-                double, .init(codingPath: codingPath(), debugDescription: "JSON has no form for \(double)"))
-        }
-        if double == double.rounded(), abs(double) < 1e15 {
-            output.append(contentsOf: String(Int64(double)).utf8)
-        } else {
-            output.append(contentsOf: String(double).utf8)
-        }
+        guard double.isFinite else { throw JSONOutput.nonFinite(double, codingPath: codingPath()) }
+        JSONOutput.append(finite: double, to: &output)
     }
 
     /// Opens an object or array for the value at `depth`, or finds it open already when the
@@ -115,19 +109,28 @@ final class JSONWriter {
                 guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
                 output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
                 runStart = index + 1
+                // Byte by byte: an array literal here was an allocation per escape.
+                output.append(UInt8(ascii: "\\"))
                 switch byte {
-                case UInt8(ascii: "\""): output.append(contentsOf: [0x5C, 0x22])
-                case UInt8(ascii: "\\"): output.append(contentsOf: [0x5C, 0x5C])
-                case 0x0A: output.append(contentsOf: [0x5C, UInt8(ascii: "n")])
-                case 0x0D: output.append(contentsOf: [0x5C, UInt8(ascii: "r")])
-                case 0x09: output.append(contentsOf: [0x5C, UInt8(ascii: "t")])
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"): output.append(byte)
+                case 0x0A: output.append(UInt8(ascii: "n"))
+                case 0x0D: output.append(UInt8(ascii: "r"))
+                case 0x09: output.append(UInt8(ascii: "t"))
                 default:
-                    let hex = Array("0123456789abcdef".utf8)
-                    output.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
+                    output.append(UInt8(ascii: "u"))
+                    output.append(UInt8(ascii: "0"))
+                    output.append(UInt8(ascii: "0"))
+                    output.append(hexDigit(byte >> 4))
+                    output.append(hexDigit(byte & 0xF))
                 }
             }
             output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
             output.append(UInt8(ascii: "\""))
         }
+    }
+
+    /// The lowercase hex digit of a value below 16.
+    private static func hexDigit(_ nibble: UInt8) -> UInt8 {
+        nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
     }
 }

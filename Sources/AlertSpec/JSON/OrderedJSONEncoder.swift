@@ -2,10 +2,14 @@
 /// encoded (Foundation's JSONEncoder on Linux orders them differently from run to run), so the
 /// same spec always gives the same bytes, envelope first.
 ///
-/// It writes as it goes, with no tree in between: a value must be written in order — a nested
-/// container is finished once its parent writes again, and writing to it after that throws —
-/// and a key given twice in one object is written twice. Every `Codable` type that encodes
-/// member after member (all synthesized conformances, all of AlertSpec's) meets that.
+/// A value that is `JSONWritable` (every spec type) writes itself, in the same bytes; that is
+/// several times faster than the `Encoder` protocol, and a render's encoding is on every cache
+/// miss. Any other value is streamed through its `encode(to:)`.
+///
+/// The streaming path writes as it goes, with no tree in between: a value must be written in
+/// order — a nested container is finished once its parent writes again, and writing to it after
+/// that throws — and a key given twice in one object is written twice. Every `Codable` type
+/// that encodes member after member (all synthesized conformances, all of AlertSpec's) meets that.
 ///
 /// ```swift
 /// let bytes = try OrderedJSONEncoder().encode(spec)   // [UInt8], UTF-8
@@ -14,8 +18,31 @@ public struct OrderedJSONEncoder: Sendable {
     public init() {}
 
     public func encode<T: Encodable>(_ value: T) throws -> [UInt8] {
+        if let writable = value as? any JSONWritable { return try write(writable, else: value) }
+        return try encodeStreaming(value)
+    }
+
+    /// The same, for a value known to be writable where it is called: no dynamic cast.
+    public func encode<T: Encodable & JSONWritable>(_ value: T) throws -> [UInt8] {
+        try write(value, else: value)
+    }
+
+    /// `writable`'s bytes; when its writer throws (a non-finite number), `value` streamed, for the
+    /// error with its coding path, which the writer does not keep.
+    private func write(_ writable: some JSONWritable, else value: some Encodable) throws -> [UInt8] {
+        var output = JSONOutput()
+        do {
+            try writable.writeJSON(to: &output)
+        } catch {
+            return try encodeStreaming(value)
+        }
+        return output.bytes
+    }
+
+    /// `value` through its `encode(to:)`, writable or not: the definition a writer must match.
+    func encodeStreaming<T: Encodable>(_ value: T) throws -> [UInt8] {
         let writer = JSONWriter()
-        try writer.value(value, depth: 0, codingPath: { [] })
+        try writer.value(value, depth: 0) { .root }
         writer.closeAll()
         if writer.outOfOrder {
             throw EncodingError.invalidValue(

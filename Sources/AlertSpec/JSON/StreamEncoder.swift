@@ -1,25 +1,41 @@
 // The Encoder protocol over `JSONWriter`: an encoder per value, containers that write in place.
 
+/// Where a value is: a chain of keys from it out to the root. Extending it is one small box,
+/// where `codingPath + [key]` was two arrays and a copy of the path for every nested value;
+/// the array is made only when asked for (an error, or an `encode(to:)` that reads it).
+indirect enum CodingPath {
+    case root
+    case child(CodingPath, any CodingKey)
+
+    func appending(_ key: any CodingKey) -> CodingPath { .child(self, key) }
+
+    var keys: [any CodingKey] {
+        guard case .child(let parent, let key) = self else { return [] }
+        return parent.keys + [key]
+    }
+}
+
 /// The encoder of one value at one depth.
 struct StreamEncoder: Encoder {
     let writer: JSONWriter
     let depth: Int
     let owner: Int
-    let codingPath: [any CodingKey]
+    let path: CodingPath
+    var codingPath: [any CodingKey] { path.keys }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     func container<Key: CodingKey>(keyedBy _: Key.Type) -> KeyedEncodingContainer<Key> {
         writer.openContainer(depth: depth, isObject: true, owner: owner)
-        return KeyedEncodingContainer(ObjectContainer<Key>(writer: writer, depth: depth, owner: owner, codingPath: codingPath))
+        return KeyedEncodingContainer(ObjectContainer<Key>(writer: writer, depth: depth, owner: owner, path: path))
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
         writer.openContainer(depth: depth, isObject: false, owner: owner)
-        return ArrayContainer(writer: writer, depth: depth, owner: owner, codingPath: codingPath)
+        return ArrayContainer(writer: writer, depth: depth, owner: owner, path: path)
     }
 
     func singleValueContainer() -> any SingleValueEncodingContainer {
-        SingleContainer(writer: writer, depth: depth, codingPath: codingPath)
+        SingleContainer(writer: writer, depth: depth, path: path)
     }
 }
 
@@ -27,10 +43,11 @@ private struct ObjectContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     let writer: JSONWriter
     let depth: Int
     let owner: Int
-    let codingPath: [any CodingKey]
+    let path: CodingPath
+    var codingPath: [any CodingKey] { path.keys }
 
     private func next(_ key: Key) throws {
-        try writer.nextEntry(depth: depth, owner: owner, key: key.stringValue) { codingPath + [key] }
+        try writer.nextEntry(depth: depth, owner: owner, key: key.stringValue) { path.appending(key).keys }
     }
 
     func encodeNil(forKey key: Key) throws {
@@ -56,7 +73,7 @@ private struct ObjectContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
 
     func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
         try next(key)
-        try writer.value(value, depth: depth + 1) { codingPath + [key] }
+        try writer.value(value, depth: depth + 1) { path.appending(key) }
     }
 
     func nestedContainer<NestedKey: CodingKey>(
@@ -77,7 +94,7 @@ private struct ObjectContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     private func nestedEncoder(_ key: Key) -> StreamEncoder {
         // Not throwing by the protocol: a finished container is reported by the next write.
         try? next(key)
-        return StreamEncoder(writer: writer, depth: depth + 1, owner: writer.makeOwner(), codingPath: codingPath + [key])
+        return StreamEncoder(writer: writer, depth: depth + 1, owner: writer.makeOwner(), path: path.appending(key))
     }
 }
 
@@ -85,19 +102,23 @@ private struct ArrayContainer: UnkeyedEncodingContainer {
     let writer: JSONWriter
     let depth: Int
     let owner: Int
-    let codingPath: [any CodingKey]
+    let path: CodingPath
+    var codingPath: [any CodingKey] { path.keys }
     private(set) var count = 0
 
-    init(writer: JSONWriter, depth: Int, owner: Int, codingPath: [any CodingKey]) {
+    init(writer: JSONWriter, depth: Int, owner: Int, path: CodingPath) {
         self.writer = writer
         self.depth = depth
         self.owner = owner
-        self.codingPath = codingPath
+        self.path = path
     }
+
+    /// The path of the element at `index`.
+    private func path(at index: Int) -> CodingPath { path.appending(AnyCodingKey("\(index)")) }
 
     private mutating func next() throws {
         let index = count
-        try writer.nextEntry(depth: depth, owner: owner, key: nil) { [codingPath] in codingPath + [AnyCodingKey("\(index)")] }
+        try writer.nextEntry(depth: depth, owner: owner, key: nil) { [self] in path(at: index).keys }
         count += 1
     }
 
@@ -124,7 +145,7 @@ private struct ArrayContainer: UnkeyedEncodingContainer {
     mutating func encode<T: Encodable>(_ value: T) throws {
         let index = count
         try next()
-        try writer.value(value, depth: depth + 1) { [codingPath] in codingPath + [AnyCodingKey("\(index)")] }
+        try writer.value(value, depth: depth + 1) { [self] in path(at: index) }
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
@@ -138,21 +159,23 @@ private struct ArrayContainer: UnkeyedEncodingContainer {
     mutating func superEncoder() -> any Encoder { nestedEncoder() }
 
     private mutating func nestedEncoder() -> StreamEncoder {
+        let index = count
         try? next()
-        return StreamEncoder(writer: writer, depth: depth + 1, owner: writer.makeOwner(), codingPath: codingPath)
+        return StreamEncoder(writer: writer, depth: depth + 1, owner: writer.makeOwner(), path: path(at: index))
     }
 }
 
 private struct SingleContainer: SingleValueEncodingContainer {
     let writer: JSONWriter
     let depth: Int
-    let codingPath: [any CodingKey]
+    let path: CodingPath
+    var codingPath: [any CodingKey] { path.keys }
 
     mutating func encodeNil() throws { writer.writeNull() }
     mutating func encode(_ value: String) throws { JSONWriter.writeQuoted(value, to: &writer.output) }
     mutating func encode(_ value: Bool) throws { writer.write(value) }
     mutating func encode(_ value: Int) throws { writer.write(value) }
     mutating func encode<T: Encodable>(_ value: T) throws {
-        try writer.value(value, depth: depth) { [codingPath] in codingPath }
+        try writer.value(value, depth: depth) { [path] in path }
     }
 }
