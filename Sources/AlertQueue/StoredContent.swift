@@ -13,12 +13,17 @@ public enum StoredContent {
     /// The text to store: members in a fixed order, parameters sorted by name, so the same
     /// content is always the same text.
     public static func json(_ content: QueueContent) throws -> String {
-        let form =
-            switch content {
-            case .alert(let id, let parameters): Form(alert: id, params: parameters)
-            case .spec(let draft): Form(spec: draft)
-            }
-        return String(decoding: try OrderedJSONEncoder().encode(form), as: UTF8.self)
+        var output = JSONOutput(capacity: 256)
+        output.beginObject()
+        switch content {
+        case .alert(let id, let parameters):
+            output.member("alert", id)
+            try output.member("params", ParameterList(parameters))
+        case .spec(let draft):
+            try output.member("spec", draft)
+        }
+        output.endObject()
+        return String(decoding: output.bytes, as: UTF8.self)
     }
 
     /// The content stored as `json`; `UnreadableContent` for text no version of alertd wrote.
@@ -49,25 +54,11 @@ public enum StoredContent {
         return .alert(id: id, parameters: parameters)
     }
 
-    private struct Form: Codable {
+    /// What any version wrote, as the decoder reads it.
+    private struct Form: Decodable {
         var alert: String?
         var params: [String: ParameterValue]?
         var spec: SpecDraft?
-
-        init(alert: String? = nil, params: [String: ParameterValue]? = nil, spec: SpecDraft? = nil) {
-            self.alert = alert
-            self.params = params
-            self.spec = spec
-        }
-
-        private enum CodingKeys: String, CodingKey { case alert, params, spec }
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encodeIfPresent(alert, forKey: .alert)
-            try container.encodeIfPresent(params.map(ParameterList.init), forKey: .params)
-            try container.encodeIfPresent(spec, forKey: .spec)
-        }
     }
 }
 

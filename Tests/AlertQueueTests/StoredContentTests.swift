@@ -31,6 +31,7 @@ struct StoredContentTests {
     func specRoundTrip() throws {
         let draft = try SpecReader.read(Data(##"{"kind":"hud","state":"progress","progress":0.5}"##.utf8)).get()
         let text = try StoredContent.json(.spec(draft))
+        #expect(text == #"{"spec":"# + String(decoding: try OrderedJSONEncoder().encode(draft), as: UTF8.self) + "}")
         #expect(try StoredContent.content(json: text) == .spec(draft))
     }
 
