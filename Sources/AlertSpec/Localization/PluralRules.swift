@@ -8,8 +8,13 @@ public enum PluralCategory: String, Sendable, CaseIterable, Codable {
 public enum PluralRules {
     /// The category of `value` in `locale` (its language subtag decides).
     public static func category(of value: FormatArgument, locale: String) -> PluralCategory {
+        category(of: value, language: language(of: locale))
+    }
+
+    /// The category of `value` in a language, its subtag already lowercased (`language(of:)`).
+    static func category(of value: FormatArgument, language: String) -> PluralCategory {
         guard let operands = Operands(value) else { return .other }
-        return category(operands, language: language(of: locale))
+        return category(operands, language: language)
     }
 
     /// The category of a number written as text (`"1.50"` has two visible decimals).
@@ -86,9 +91,17 @@ public enum PluralRules {
         var i: Int
         var v: Int
 
+        private init(n: Double, i: Int, v: Int) {
+            (self.n, self.i, self.v) = (n, i, v)
+        }
+
         init?(_ value: FormatArgument) {
             switch value {
-            case .integer(let integer): self.init(String(integer.magnitude))
+            case .integer(let integer):
+                // What reading its digits gives, without writing them: past Int.max (Int.min's
+                // magnitude) they would not read back as an Int.
+                guard let whole = Int(exactly: integer.magnitude) else { return nil }
+                self.init(n: Double(integer.magnitude), i: whole, v: 0)
             case .number(let number):
                 guard number.isFinite else { return nil }
                 self.init(String(number.magnitude))

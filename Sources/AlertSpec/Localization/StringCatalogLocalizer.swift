@@ -7,10 +7,14 @@ import Foundation
 /// Building one checks every translation against the source: the same placeholders, with
 /// compatible specifiers, in every locale and plural form (a plural form may leave out the
 /// number it is chosen by). A mismatch throws, naming the key and the locale.
+///
+/// Each locale's translations are parsed into patterns when the localizer is built, with the
+/// locale's plural rule, number symbols and system words: a string is then one lookup and a fill.
 public struct StringCatalogLocalizer: Localizer {
     public let sourceLanguage: String
     public let locales: [String]
-    private let units: [String: [String: Unit]]
+    /// Every locale of `locales`, with its translated keys.
+    private let tables: [String: LocaleTable]
 
     public init(contentsOf url: URL) throws {
         try self.init(try StringCatalog(contentsOf: url))
@@ -42,23 +46,24 @@ public struct StringCatalogLocalizer: Localizer {
         guard problems.isEmpty else { throw LocalizationError(problems: problems.sorted()) }
         self.sourceLanguage = catalog.sourceLanguage
         self.locales = catalog.locales
-        self.units = units
+        var byLocale: [String: [String: Unit]] = [:]
+        for (key, unitByLocale) in units {
+            for (locale, unit) in unitByLocale { byLocale[locale, default: [:]][key] = unit }
+        }
+        self.tables = Dictionary(uniqueKeysWithValues: locales.map { ($0, LocaleTable(locale: $0, units: byLocale[$0] ?? [:])) })
     }
 
+    /// A locale the catalog does not have gets a table of its own words and no translations.
     public func string(_ text: LocalizedText, locale: String) -> String {
-        if text.table == .system, let word = SystemText(key: text.key) { return SystemWords.word(word, locale: locale) }
-        if let unit = units[text.key]?[locale] {
-            return TextFormatter.format(unit.pattern(for: text.arguments, locale: locale), text.arguments, locale: locale)
-        }
-        if let unit = units[text.key]?[sourceLanguage] {
-            return TextFormatter.format(
-                unit.pattern(for: text.arguments, locale: sourceLanguage), text.arguments, locale: sourceLanguage)
-        }
+        let table = tables[locale] ?? LocaleTable(locale: locale)
+        if text.table == .system, let word = table.systemWords[text.key] { return word }
+        if let unit = table.units[text.key] { return unit.string(text.arguments, in: table) }
+        if let source = tables[sourceLanguage], let unit = source.units[text.key] { return unit.string(text.arguments, in: source) }
         return TextFormatter.format(text.defaultValue, text.arguments, locale: sourceLanguage)
     }
 
     /// Whether `key` has a translated value in `locale`.
-    public func isTranslated(_ key: String, in locale: String) -> Bool { units[key]?[locale] != nil }
+    public func isTranslated(_ key: String, in locale: String) -> Bool { tables[locale]?.units[key] != nil }
 
     private static func describe(_ signature: [Int: Character]) -> String {
         signature.isEmpty ? "(none)" : signature.sorted { $0.key < $1.key }.map { "%\($0.key + 1)$\($0.value)" }.joined(separator: " ")
@@ -70,7 +75,9 @@ public struct StringCatalogLocalizer: Localizer {
         var plural: [PluralCategory: String]
         var substitutions: [String: Substitution]
         /// `selector(in: main)`, worked out once: finding it parses the pattern.
-        private var mainSelector: Int?
+        private(set) var mainSelector: Int?
+        /// The patterns parsed, when there are no substitutions to expand per call.
+        private(set) var parsed: ParsedForms?
 
         struct Substitution: Sendable {
             var argNum: Int
@@ -85,6 +92,7 @@ public struct StringCatalogLocalizer: Localizer {
                 Substitution(argNum: $0.argNum, specifier: $0.formatSpecifier, plural: Self.forms($0.variations))
             }
             mainSelector = plural.isEmpty ? nil : selector(in: main)
+            parsed = substitutions.isEmpty ? ParsedForms(self) : nil
         }
 
         private static func forms(_ variations: StringCatalog.Variations?) -> [PluralCategory: String] {

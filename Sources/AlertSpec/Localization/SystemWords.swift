@@ -25,8 +25,8 @@ public enum SystemWords {
         "zh-Hant": [.ok: "好", .cancel: "取消", .notNow: "稍後"],
     ]
 
-    /// Every locale the table covers.
-    public static var locales: [String] { table.keys.sorted() }
+    /// Every locale the table covers, sorted once.
+    public static let locales: [String] = table.keys.sorted()
 
     /// The word in `locale`: the locale's own, else the closest listed (`zh-TW` → zh-Hant), else
     /// English.

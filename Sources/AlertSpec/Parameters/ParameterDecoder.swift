@@ -18,7 +18,10 @@ public enum ParameterDecoder {
     ) throws -> Target {
         let recorder = Recorder(probing: false)
         let value = try Target(from: CaseDecoder(type: type, values: parameters, recorder: recorder))
-        if let unknown = parameters.keys.sorted().first(where: { !recorder.asked.contains($0) }) {
+        // A case asks for a few names: comparing them beats hashing, and sorting is for the error.
+        if !parameters.keys.allSatisfy(recorder.asked.contains),
+            let unknown = parameters.keys.sorted().first(where: { !recorder.asked.contains($0) })
+        {
             throw ParameterError.unknown(unknown)
         }
         return value
@@ -35,11 +38,12 @@ public enum ParameterDecoder {
     final class Recorder {
         let probing: Bool
         var infos: [ParameterInfo] = []
-        var asked: Set<String> = []
+        /// Every name asked for, in order: as many as the case has parameters.
+        var asked: [String] = []
         init(probing: Bool) { self.probing = probing }
 
         func note(_ name: String, _ type: ParameterType, required: Bool) {
-            asked.insert(name)
+            asked.append(name)
             if probing { infos.append(ParameterInfo(name: name, type: type, required: required)) }
         }
     }
@@ -54,7 +58,7 @@ private struct CaseDecoder: Decoder {
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     func container<Key: CodingKey>(keyedBy _: Key.Type) throws -> KeyedDecodingContainer<Key> {
-        KeyedDecodingContainer(CaseContainer<Key>(decoder: self))
+        KeyedDecodingContainer(CaseContainer<Key>(decoder: self, allKeys: Key(stringValue: type).map { [$0] } ?? []))
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer { throw unsupported }
@@ -65,8 +69,9 @@ private struct CaseDecoder: Decoder {
 
 private struct CaseContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let decoder: CaseDecoder
+    /// The case's key, made once: the synthesized initializer asks for it twice.
+    let allKeys: [Key]
     var codingPath: [any CodingKey] { [] }
-    var allKeys: [Key] { Key(stringValue: decoder.type).map { [$0] } ?? [] }
     func contains(_ key: Key) -> Bool { key.stringValue == decoder.type }
     func decodeNil(forKey key: Key) throws -> Bool { false }
 
@@ -92,21 +97,28 @@ private struct FieldContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     func contains(_ key: Key) -> Bool { values[key.stringValue] != nil }
     func decodeNil(forKey key: Key) throws -> Bool { values[key.stringValue] == nil }
 
+    /// A `T` known only as `Decodable`: a cast finds whether it is a parameter type.
     private func scalar<T>(_: T.Type, _ key: Key, required: Bool) throws -> T? {
         guard let scalarType = T.self as? any ParameterScalar.Type else {
             throw ParameterError.unsupported(key.stringValue, String(describing: T.self))
         }
+        return try scalar(scalarType, key, required: required).map { $0 as! T }
+    }
+
+    /// The value of `key` read as `T`. The concrete overloads below call this with `T` known,
+    /// so reading a parameter casts nothing.
+    private func scalar<T: ParameterScalar>(_: T.Type, _ key: Key, required: Bool) throws -> T? {
         let name = key.stringValue
-        recorder.note(name, scalarType.parameterType, required: required)
-        if recorder.probing { return required ? (scalarType.placeholder as! T) : nil }
+        recorder.note(name, T.parameterType, required: required)
+        if recorder.probing { return required ? T.placeholder : nil }
         guard let raw = values[name] else {
-            if required { throw ParameterError.missing(name, scalarType.parameterType) }
+            if required { throw ParameterError.missing(name, T.parameterType) }
             return nil
         }
-        guard let value = scalarType.init(parameter: raw) else {
-            throw ParameterError.mistyped(name, expected: scalarType.parameterType, value: raw.description)
+        guard let value = T(parameter: raw) else {
+            throw ParameterError.mistyped(name, expected: T.parameterType, value: raw.description)
         }
-        return (value as! T)
+        return value
     }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {

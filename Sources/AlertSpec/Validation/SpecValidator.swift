@@ -40,12 +40,12 @@ public struct SpecValidator: Sendable {
     // MARK: Buttons
 
     /// Checks buttons as one group (ids unique) and keeps only the last primary.
-    func check(_ actions: inout [AlertSpec.Action], at pointer: String, _ checker: inout SpecChecker, idsSeen: inout Set<String>) {
-        for (index, action) in actions.enumerated() {
-            check(action, at: "\(pointer)/\(index)", &checker, idsSeen: &idsSeen)
+    func check(_ actions: inout [AlertSpec.Action], at pointer: String, _ checker: inout SpecChecker, idsSeen: inout SeenIDs) {
+        for index in actions.indices {
+            check(actions[index], at: "\(pointer)/\(index)", &checker, idsSeen: &idsSeen)
         }
-        let primaries = actions.indices.filter { actions[$0].role == .primary }
-        for index in primaries.dropLast() {
+        guard let last = actions.lastIndex(where: { $0.role == .primary }) else { return }
+        for index in actions.indices[..<last] where actions[index].role == .primary {
             checker.warn(
                 "\(pointer)/\(index)/role", "several-primaries",
                 "Only one button can be primary; the last one marked wins, so this one is shown as default.")
@@ -54,34 +54,37 @@ public struct SpecValidator: Sendable {
         }
     }
 
-    func check(_ action: AlertSpec.Action, at pointer: String, _ checker: inout SpecChecker, idsSeen: inout Set<String>) {
-        checker.text(pointer + "/id", action.id, limit: SpecLimits.identifier, required: true)
-        if !action.id.isEmpty, !idsSeen.insert(action.id).inserted {
-            checker.error(pointer + "/id", "duplicate-id", "Another button already has the id \"\(action.id)\".")
+    /// One button; `pointer` is made only for a rule it breaks.
+    func check(
+        _ action: AlertSpec.Action, at pointer: @autoclosure () -> String, _ checker: inout SpecChecker, idsSeen: inout SeenIDs
+    ) {
+        checker.text(pointer() + "/id", action.id, limit: SpecLimits.identifier, required: true)
+        if !action.id.isEmpty, !idsSeen.insert(action.id) {
+            checker.error(pointer() + "/id", "duplicate-id", "Another button already has the id \"\(action.id)\".")
         }
-        checker.text(pointer + "/label", action.label, limit: SpecLimits.label, required: true)
-        check(action.action, at: pointer + "/action", &checker)
+        checker.text(pointer() + "/label", action.label, limit: SpecLimits.label, required: true)
+        check(action.action, at: pointer() + "/action", &checker)
         let appearance = action.appearance
-        checker.font(pointer + "/appearance/font", appearance.font)
-        checker.color(pointer + "/appearance/color", appearance.color)
-        checker.color(pointer + "/appearance/backgroundColor", appearance.backgroundColor)
-        checker.color(pointer + "/appearance/borderColor", appearance.borderColor)
-        checker.number(pointer + "/appearance/borderWidth", appearance.borderWidth, 0...20)
-        checker.number(pointer + "/appearance/cornerRadius", appearance.cornerRadius, 0...100)
+        checker.font(pointer() + "/appearance/font", appearance.font)
+        checker.color(pointer() + "/appearance/color", appearance.color)
+        checker.color(pointer() + "/appearance/backgroundColor", appearance.backgroundColor)
+        checker.color(pointer() + "/appearance/borderColor", appearance.borderColor)
+        checker.number(pointer() + "/appearance/borderWidth", appearance.borderWidth, 0...20)
+        checker.number(pointer() + "/appearance/cornerRadius", appearance.cornerRadius, 0...100)
     }
 
-    func check(_ action: AlertActionType, at pointer: String, _ checker: inout SpecChecker) {
+    func check(_ action: AlertActionType, at pointer: @autoclosure () -> String, _ checker: inout SpecChecker) {
         switch action {
         case .dismiss, .requestPermission: break
-        case .event(let name): checker.text(pointer + "/name", name, limit: SpecLimits.label, required: true)
-        case .openURL(let url): checker.url(pointer + "/url", url)
+        case .event(let name): checker.text(pointer() + "/name", name, limit: SpecLimits.label, required: true)
+        case .openURL(let url): checker.url(pointer() + "/url", url)
         case .next(let alert, let params):
             let parts = alert.split(separator: "/", omittingEmptySubsequences: false)
             guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
-                return checker.error(pointer + "/alert", "invalid-alert-id", "\"\(alert)\" is not of the form catalog/type.")
+                return checker.error(pointer() + "/alert", "invalid-alert-id", "\"\(alert)\" is not of the form catalog/type.")
             }
             if let problem = directory?.problem(alert: alert, parameters: params) {
-                checker.error(problem.code == "unknown-alert" ? pointer + "/alert" : pointer + "/params", problem.code, problem.message)
+                checker.error(problem.code == "unknown-alert" ? pointer() + "/alert" : pointer() + "/params", problem.code, problem.message)
             }
         }
     }
@@ -97,25 +100,25 @@ public struct SpecValidator: Sendable {
         checker.image("/image", dialog.image)
         checker.text("/input/placeholder", dialog.input?.placeholder, limit: SpecLimits.title)
 
-        var ids = Set<String>()
+        var ids = SeenIDs()
         check(&dialog.actions, at: "/actions", &checker, idsSeen: &ids)
         if !dialog.actions.contains(where: { $0.role != .cancel }) {
             checker.error("/actions", "no-action", "An alert needs at least one button that is not a cancel (an OK or a custom one).")
         }
-        for index in dialog.actions.indices.filter({ dialog.actions[$0].role == .cancel }).dropFirst() {
-            checker.error("/actions/\(index)/role", "several-cancels", "An alert has at most one cancel button.")
+        if let first = dialog.actions.firstIndex(where: { $0.role == .cancel }) {
+            for index in dialog.actions.indices[(first + 1)...] where dialog.actions[index].role == .cancel {
+                checker.error("/actions/\(index)/role", "several-cancels", "An alert has at most one cancel button.")
+            }
         }
 
         let presentation = dialog.presentation
         checker.color("/presentation/maskColor", presentation.maskColor)
         checker.number("/presentation/animationDuration", presentation.animationDuration, 0...10)
         let spacing = presentation.spacing
-        for (name, value) in [
-            ("contentInset", spacing.contentInset), ("titleToMessage", spacing.titleToMessage),
-            ("messageToActions", spacing.messageToActions), ("betweenActions", spacing.betweenActions),
-        ] {
-            checker.number("/presentation/spacing/\(name)", value, 0...200)
-        }
+        checker.number("/presentation/spacing/contentInset", spacing.contentInset, 0...200)
+        checker.number("/presentation/spacing/titleToMessage", spacing.titleToMessage, 0...200)
+        checker.number("/presentation/spacing/messageToActions", spacing.messageToActions, 0...200)
+        checker.number("/presentation/spacing/betweenActions", spacing.betweenActions, 0...200)
         let appearance = dialog.appearance
         checker.textStyle("/appearance/title", appearance.title)
         checker.textStyle("/appearance/message", appearance.message)
@@ -129,7 +132,7 @@ public struct SpecValidator: Sendable {
     func check(_ sheet: inout AlertSpec.Sheet, _ checker: inout SpecChecker) {
         checker.text("/title", sheet.title, limit: SpecLimits.title)
         checker.text("/message", sheet.message, limit: SpecLimits.message)
-        var ids = Set<String>()
+        var ids = SeenIDs()
         check(&sheet.options, at: "/options", &checker, idsSeen: &ids)
         if sheet.options.isEmpty { checker.error("/options", "no-option", "A sheet needs at least one option.") }
         for (index, option) in sheet.options.enumerated() where option.role == .cancel {
