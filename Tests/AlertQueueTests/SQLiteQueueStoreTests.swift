@@ -44,6 +44,66 @@ struct SQLiteQueueStoreTests {
         #expect(await !store.isReachable())
     }
 
+    @Test("Commits leave the WAL alone; a background checkpoint moves its pages into the file")
+    func backgroundCheckpoint() async throws {
+        // Given: a file store, its migrations committed to the WAL
+        let (path, remove) = try Self.temporaryPath()
+        defer { remove() }
+        let store = try SQLiteQueueStore(path: path)
+        defer { try? store.close() }
+        let before = try Self.size(path)
+        // When: far fewer pages than SQLite's own checkpoint would wait for (1,000)
+        for index in 0..<100 {
+            _ = try await store.enqueue(alert("app/a", in: "session-\(index)"), now: t0)
+        }
+        // Then: the pages reach the database file within a few checkpoint intervals
+        let deadline = ContinuousClock.now + .seconds(20)
+        while try Self.size(path) <= before, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        #expect(try Self.size(path) > before)
+        #expect(try await store.items(session: "session-99", now: t0).count == 1)
+    }
+
+    @Test("Past its limit, the WAL starts again from its beginning, however steady the writes")
+    func walStartsAgain() async throws {
+        // Given: a store whose WAL should start again past 40 pages
+        let (path, remove) = try Self.temporaryPath()
+        defer { remove() }
+        let store = try SQLiteQueueStore(path: path, settings: QueueSettings(), restartFrames: 40)
+        defer { try? store.close() }
+        _ = try await store.enqueue(alert("app/a", in: "first"), now: t0)
+        let firstRound = try Self.walRound(path)
+        // When: writes that never pause for three seconds
+        let end = ContinuousClock.now + .seconds(3)
+        var index = 0
+        while ContinuousClock.now < end {
+            _ = try await store.enqueue(alert("app/a", in: "session-\(index)"), now: t0)
+            index += 1
+        }
+        // Then: the WAL started again (its header counts the rounds); a passive checkpoint
+        // alone never lets it, as writes keep appending while it copies
+        #expect(try Self.walRound(path) > firstRound, "after \(index) enqueues")
+        #expect(try await store.items(session: "session-\(index - 1)", now: t0).count == 1)
+    }
+
+    /// The WAL header's checkpoint sequence number (bytes 12-15, big-endian): one more each
+    /// time the WAL starts again from its beginning.
+    private static func walRound(_ path: String) throws -> UInt32 {
+        let header = try Data(contentsOf: URL(filePath: path + "-wal")).prefix(16)
+        return header.suffix(4).reduce(0) { $0 << 8 | UInt32($1) }
+    }
+
+    private static func temporaryPath() throws -> (path: String, remove: () -> Void) {
+        let directory = FileManager.default.temporaryDirectory.appending(path: "alertd-wal-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return (directory.appending(path: "queue.sqlite").path, { try? FileManager.default.removeItem(at: directory) })
+    }
+
+    private static func size(_ path: String) throws -> Int {
+        try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? 0
+    }
+
     @Test("Opening a file that is not a database fails")
     func notADatabase() throws {
         let directory = FileManager.default.temporaryDirectory.appending(path: "alertd-bad-\(UUID().uuidString)")

@@ -19,10 +19,25 @@ public struct SQLiteQueueStore: QueueStore {
     private let batcher: WriteBatcher
     public let policy: QueuePolicy
     private let contents = ContentCache()
+    /// Checkpoints a file's WAL in the background (none in memory).
+    private let checkpointer: Checkpointer?
 
-    /// Opens (or creates) the database at `path`, in WAL mode, and migrates it.
+    /// Opens (or creates) the database at `path`, in WAL mode, and migrates it. Its WAL is
+    /// checkpointed in the background, not by commits (see `Checkpointer`).
     public init(path: String, settings: QueueSettings = QueueSettings()) throws {
-        try self.init(writer: DatabasePool(path: path, configuration: Self.configuration()), settings: settings)
+        try self.init(path: path, settings: settings, restartFrames: Checkpointer.restartFrames)
+    }
+
+    /// A file store whose WAL starts again past `restartFrames` pages (tests make it small).
+    init(path: String, settings: QueueSettings, restartFrames: Int) throws {
+        var configuration = Self.configuration()
+        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA wal_autocheckpoint = 0") }
+        let pool = try DatabasePool(path: path, configuration: configuration)
+        let batcher = WriteBatcher(writer: pool)
+        let checkpointer = try Checkpointer(path: path, configuration: Self.configuration(), restartFrames: restartFrames) {
+            batcher.requestCatchUp()
+        }
+        try self.init(writer: pool, batcher: batcher, settings: settings, checkpointer: checkpointer)
     }
 
     /// A store in memory: gone with the process, otherwise the same as a file.
@@ -30,9 +45,10 @@ public struct SQLiteQueueStore: QueueStore {
         try SQLiteQueueStore(writer: DatabaseQueue(configuration: configuration()), settings: settings)
     }
 
-    init(writer: any DatabaseWriter, settings: QueueSettings) throws {
+    init(writer: any DatabaseWriter, batcher: WriteBatcher? = nil, settings: QueueSettings, checkpointer: Checkpointer? = nil) throws {
         self.writer = writer
-        self.batcher = WriteBatcher(writer: writer)
+        self.batcher = batcher ?? WriteBatcher(writer: writer)
+        self.checkpointer = checkpointer
         self.policy = QueuePolicy(settings: settings)
         try Self.migrator.migrate(writer)
     }
@@ -53,6 +69,7 @@ public struct SQLiteQueueStore: QueueStore {
 
     /// Closes the database; the store cannot be used afterwards.
     public func close() throws {
+        checkpointer?.stop()
         try writer.close()
     }
 

@@ -29,6 +29,8 @@ final class WriteBatcher: Sendable {
         var busy = false
         /// Writes waiting for the next batch.
         var pending: [Write] = []
+        /// The WAL has grown long: checkpoint on the writer before its next transaction.
+        var catchUpWanted = false
     }
 
     private let writer: any DatabaseWriter
@@ -36,6 +38,21 @@ final class WriteBatcher: Sendable {
 
     init(writer: any DatabaseWriter) {
         self.writer = writer
+    }
+
+    /// Asks for a checkpoint on the writer's connection between two transactions (see
+    /// `Checkpointer`): nothing can append to the WAL meanwhile, so it copies it whole.
+    func requestCatchUp() {
+        state.withLock { $0.catchUpWanted = true }
+    }
+
+    /// On the writer, outside a transaction: the checkpoint asked for, if any.
+    private func catchUpIfWanted(_ db: Database) {
+        let wanted = state.withLock { state -> Bool in
+            defer { state.catchUpWanted = false }
+            return state.catchUpWanted
+        }
+        if wanted { _ = try? db.checkpoint(.passive) }
     }
 
     /// Whether a write is under way: a write now would wait for it (joining the next batch).
@@ -83,6 +100,7 @@ final class WriteBatcher: Sendable {
     private func writeNow<T>(_ body: (Database) throws -> T) throws -> T {
         try writer.writeWithoutTransaction { db in
             var result: T?
+            catchUpIfWanted(db)
             try db.inTransaction(.immediate) {
                 result = try body(db)
                 return .commit
@@ -111,6 +129,7 @@ final class WriteBatcher: Sendable {
                     return state.pending
                 }
                 guard !batch.isEmpty else { return }
+                catchUpIfWanted(db)
                 var settlements: [Settlement] = []
                 settlements.reserveCapacity(batch.count)
                 do {
