@@ -16,18 +16,6 @@ import Testing
 
 @Suite("alertd executable: crash safety under SIGKILL", .serialized)
 struct CrashSafetyTests {
-    /// SplitMix64: the kill delays come from a fixed seed, so a failing run can be replayed.
-    struct SeededGenerator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// What the clients of all cycles were told, and what they sent without an answer.
     struct Ledger {
         /// session → (dedupeKey → ticket) for every enqueue answered 201.
@@ -65,7 +53,8 @@ struct CrashSafetyTests {
         let arguments = [
             "--store", store, "--data-dir", folder.path, "--admin-token", adminToken, "--max-queue-length", "100000",
         ]
-        var random = SeededGenerator(state: seed)
+        // The kill delays come from a fixed seed, so a failing run can be replayed.
+        var random = SplitMix64(seed: seed)
         let ledger = SharedLedger()
 
         var (server, port) = try AlertdProcess.serving(arguments)

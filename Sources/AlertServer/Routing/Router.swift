@@ -28,8 +28,8 @@ public struct Router: Sendable {
     }
 
     fileprivate enum Segment: Sendable, Equatable {
-        /// The text and its UTF-8, compared as bytes.
-        case literal(String, [UInt8])
+        /// The segment's UTF-8, compared as bytes.
+        case literal([UInt8])
         case parameter(String)
     }
 
@@ -59,7 +59,7 @@ public struct Router: Sendable {
 
     private mutating func add(_ method: String, _ pattern: String, responder: Responder, answersHead: Bool) {
         let segments: [Segment] = pattern.split(separator: "/").map { part in
-            part.hasPrefix("{") && part.hasSuffix("}") ? .parameter(String(part.dropFirst().dropLast())) : .literal(String(part), Array(part.utf8))
+            part.hasPrefix("{") && part.hasSuffix("}") ? .parameter(String(part.dropFirst().dropLast())) : .literal(Array(part.utf8))
         }
         precondition(
             !routes.contains { $0.method == method && $0.segments == segments }, "route \(method) \(pattern) added twice")
@@ -117,7 +117,7 @@ public struct Router: Sendable {
     private static func fits(_ segments: [Segment], _ path: UnsafeBufferPointer<UInt8>, _ parts: UnsafeBufferPointer<Range<Int>>) -> Bool {
         guard segments.count == parts.count else { return false }
         for index in segments.indices {
-            guard case .literal(_, let bytes) = segments[index] else { continue }
+            guard case .literal(let bytes) = segments[index] else { continue }
             let part = parts[index]
             guard part.count == bytes.count,
                 bytes.withUnsafeBufferPointer({ memcmp($0.baseAddress!, path.baseAddress! + part.lowerBound, part.count) == 0 })
