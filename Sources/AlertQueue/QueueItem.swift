@@ -105,6 +105,19 @@ public struct EnqueueResult: Sendable, Equatable {
     }
 }
 
+/// The outcome of an ack.
+public struct Acknowledgement: Sendable, Equatable {
+    /// The item acknowledged, as it is now: `done`.
+    public var item: QueueItem
+    /// With a chain: the item it queued, or the live item that already had its dedupe key.
+    public var chained: QueueItem?
+
+    public init(item: QueueItem, chained: QueueItem?) {
+        self.item = item
+        self.chained = chained
+    }
+}
+
 /// How long leases last, how often an item may be delivered, how long a session may hold.
 public struct QueueSettings: Sendable, Equatable {
     /// Seconds a delivered item stays presenting without an acknowledgement. Default 60.

@@ -153,21 +153,33 @@ public struct QueuePolicy: Sendable, Equatable {
         return items.item(ticket: best.ticket)
     }
 
+    /// The item an ack of `ticket` starts from, as loaded, for the store to ask what it chains
+    /// (`QueueStore.acknowledge`) before `acknowledge` runs.
+    /// - Throws: `notFound` when `items` holds no such ticket; `gone` for a cancelled, expired
+    ///   or dead item.
+    public func acknowledged(ticket: String, in items: SessionItems) throws(QueueError) -> QueueItem {
+        guard let item = items.item(ticket: ticket) else { throw .notFound(ticket: ticket) }
+        if [.cancelled, .expired, .dead].contains(item.state) { throw .gone(ticket: ticket, state: item.state) }
+        return item
+    }
+
     /// Acknowledges `ticket`: a presenting or queued item becomes `done`, and `chain` (made by
     /// `makeItem`) is queued first in its lane, in this session. A done item is returned as it
     /// is (and its chain is not queued again).
     ///
     /// The chain takes the place of the item acknowledged, so the queue limit does not refuse
     /// it; when a live item already has the chain's dedupe key, that one stays and nothing is
-    /// added.
+    /// added. Either way `chained` is the live item with the chain's key.
     /// - Throws: `notFound` when `items` holds no such ticket; `gone` for a cancelled, expired
-    ///   or dead item.
-    public func ack(ticket: String, chain: QueueItem?, in items: inout SessionItems, now: Date) throws(QueueError) -> QueueItem {
+    ///   or dead item (also one whose lease or TTL ended just now).
+    public func acknowledge(ticket: String, chain: QueueItem?, in items: inout SessionItems, now: Date) throws(QueueError)
+        -> Acknowledgement
+    {
         prepare(&items, now: now)
         guard let item = items.item(ticket: ticket) else { throw .notFound(ticket: ticket) }
         switch item.state {
         case .done:
-            return item
+            break
         case .cancelled, .expired, .dead:
             throw .gone(ticket: ticket, state: item.state)
         case .queued, .presenting:
@@ -175,14 +187,20 @@ public struct QueuePolicy: Sendable, Equatable {
                 item.state = .done
                 item.leaseUntil = nil
             }
+            if var chain, !items.live.contains(where: { $0.dedupeKey == chain.dedupeKey }) {
+                chain.session = items.session
+                chain.atHead = true
+                let replaced = chain.lane == .hud ? items.live.filter { $0.lane == .hud && $0.state == .queued } : []
+                insert(chain, into: &items, replacing: replaced)
+            }
         }
-        if var chain, !items.live.contains(where: { $0.dedupeKey == chain.dedupeKey }) {
-            chain.session = items.session
-            chain.atHead = true
-            let replaced = chain.lane == .hud ? items.live.filter { $0.lane == .hud && $0.state == .queued } : []
-            insert(chain, into: &items, replacing: replaced)
-        }
-        return items.item(ticket: ticket) ?? item
+        let chained = chain.flatMap { chain in items.live.first { $0.dedupeKey == chain.dedupeKey } }
+        return Acknowledgement(item: items.item(ticket: ticket) ?? item, chained: chained)
+    }
+
+    /// `acknowledge`, for the item alone.
+    public func ack(ticket: String, chain: QueueItem?, in items: inout SessionItems, now: Date) throws(QueueError) -> QueueItem {
+        try acknowledge(ticket: ticket, chain: chain, in: &items, now: now).item
     }
 
     /// Cancels the live item `ticket`, or every live item (nil); returns how many.

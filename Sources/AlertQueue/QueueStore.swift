@@ -14,10 +14,16 @@ public protocol QueueStore: Sendable {
     /// free, see `QueuePolicy` — marking it presenting with a lease; nil when there is none.
     func next(session: String, now: Date) async throws -> QueueItem?
 
-    /// Ends the lease of a presenting item (`done`), and queues `chain` first in its lane in
-    /// the same step. Throws `notFound` for an unknown ticket, `gone` for a cancelled, expired
-    /// or dead one. Acknowledging a done item again changes nothing.
-    func ack(session: String, ticket: String, chain: NewItem?, now: Date) async throws -> QueueItem
+    /// Ends the lease of a presenting item (`done`), and queues what `chain` answers first in its
+    /// lane, in the same step. Throws `notFound` for an unknown ticket, `gone` for a cancelled,
+    /// expired or dead one. Acknowledging a done item again changes nothing.
+    ///
+    /// `chain` is asked inside the step, with the item as loaded (so an ack reads the item once):
+    /// keep it quick. What it throws ends the step with nothing changed, and is rethrown. It is
+    /// not asked when the ticket is unknown or gone.
+    func acknowledge(
+        session: String, ticket: String, now: Date, chain: @escaping @Sendable (QueueItem) throws -> NewItem?
+    ) async throws -> Acknowledgement
 
     /// The session's queued, presenting and dead items, in delivery order.
     func items(session: String, now: Date) async throws -> [QueueItem]
@@ -42,6 +48,13 @@ public protocol QueueStore: Sendable {
     /// Items across every session by lane and state at `now` (for `/metrics`): one aggregate
     /// query over the items that are live, expired or dead, never over done or cancelled ones.
     func census(now: Date) async throws -> QueueCensus
+}
+
+extension QueueStore {
+    /// `acknowledge` with a chain known beforehand (or none); returns the item acknowledged.
+    public func ack(session: String, ticket: String, chain: NewItem?, now: Date) async throws -> QueueItem {
+        try await acknowledge(session: session, ticket: ticket, now: now) { _ in chain }.item
+    }
 }
 
 /// Why a queue operation was refused. A struct around a private enum, so cases can be added.

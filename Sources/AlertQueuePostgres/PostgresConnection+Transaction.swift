@@ -48,6 +48,12 @@ extension PSQLError {
     var isRetryable: Bool { ["40P01", "40001", "23505"].contains(sqlState) }
 }
 
+/// An error of the caller's own code run inside a step (an ack's chain): rethrown as it is, not
+/// taken for the database's.
+struct CallerError: Error {
+    let error: any Error
+}
+
 /// What a store call throws for an error of PostgreSQL or of the connection.
 ///
 /// A `QueueError` stays as it is. Everything that says "the database cannot serve now" becomes
@@ -59,6 +65,8 @@ func storeError(_ error: any Error) -> any Error {
     switch error {
     case is QueueError, is CancellationError, is PostgresStoreError, is PostgresDecodingError, is BatchRunsAlone:
         return error
+    case let error as CallerError:
+        return error.error
     case is DeadlineExceeded:
         return QueueError.unavailable("PostgreSQL did not answer in time")
     case let error as PSQLError:

@@ -127,21 +127,34 @@ extension PostgresQueueStore {
         return try await connection.query(insert, logger: logger).collect().count == 1
     }
 
-    func ack(
-        session: String, ticket: String, chain: NewItem?, now: Date, on connection: PostgresConnection
-    ) async throws -> (QueueItem, changed: Bool) {
+    /// An ack: the chain's sequence is taken only when `chain` answers with one.
+    func acknowledge(
+        session: String, ticket: String, now: Date, chain: @Sendable (QueueItem) throws -> NewItem?,
+        on connection: PostgresConnection
+    ) async throws -> (Acknowledgement, changed: Bool) {
         try await connection.transaction(logger: logger) { connection in
             let (lock, loaded) = try await lockAndLoad(
-                session: session, withSequence: chain != nil, states: [.queued, .presenting], ticket: ticket,
-                on: connection)
+                session: session, withSequence: false, states: [.queued, .presenting], ticket: ticket, on: connection)
             let now = clock(caller: now, database: lock.databaseNow)
             var items = loaded
-            let chained = chain.map { chain in
-                policy.makeItem(chain, ticket: QueueTicket.random(), sequence: lock.sequence ?? 0, now: now)
+            var chained: QueueItem?
+            let acknowledged = try policy.acknowledged(ticket: ticket, in: items)
+            let asked: NewItem?
+            do { asked = try chain(acknowledged) } catch { throw CallerError(error: error) }
+            if let new = asked {
+                let sequence = try await nextSequence(on: connection)
+                chained = policy.makeItem(new, ticket: QueueTicket.random(), sequence: sequence, now: now)
             }
-            let acknowledged = try policy.ack(ticket: ticket, chain: chained, in: &items, now: now)
-            return (acknowledged, try await save(items, on: connection))
+            let acknowledgement = try policy.acknowledge(ticket: ticket, chain: chained, in: &items, now: now)
+            return (acknowledgement, try await save(items, on: connection))
         }
+    }
+
+    /// A fresh enqueue sequence.
+    private func nextSequence(on connection: PostgresConnection) async throws -> Int64 {
+        let rows = try await connection.query("SELECT nextval('alertd.item_sequence')", logger: logger).collect()
+        guard let row = rows.first else { throw PostgresStoreError.unreadableRow("nextval returned no row") }
+        return try row.decode(Int64.self)
     }
 
     func cancel(

@@ -195,9 +195,11 @@ public final class PostgresQueueStore: QueueStore {
         try await perform { connection in try await self.claimNext(session: session, now: now, on: connection) }
     }
 
-    public func ack(session: String, ticket: String, chain: NewItem?, now: Date) async throws -> QueueItem {
+    public func acknowledge(
+        session: String, ticket: String, now: Date, chain: @escaping @Sendable (QueueItem) throws -> NewItem?
+    ) async throws -> Acknowledgement {
         try await write(session: session) { connection in
-            try await self.ack(session: session, ticket: ticket, chain: chain, now: now, on: connection)
+            try await self.acknowledge(session: session, ticket: ticket, now: now, chain: chain, on: connection)
         }
     }
 

@@ -161,7 +161,9 @@ private struct UnreachableStore: QueueStore {
     static let error = QueueError.unavailable("test: unreachable")
     func enqueue(_ item: NewItem, now: Date) async throws -> EnqueueResult { throw Self.error }
     func next(session: String, now: Date) async throws -> QueueItem? { throw Self.error }
-    func ack(session: String, ticket: String, chain: NewItem?, now: Date) async throws -> QueueItem { throw Self.error }
+    func acknowledge(
+        session: String, ticket: String, now: Date, chain: @escaping @Sendable (QueueItem) throws -> NewItem?
+    ) async throws -> Acknowledgement { throw Self.error }
     func items(session: String, now: Date) async throws -> [QueueItem] { throw Self.error }
     func item(session: String, ticket: String) async throws -> QueueItem? { throw Self.error }
     func cancel(session: String, ticket: String?, now: Date) async throws -> Int { throw Self.error }

@@ -95,15 +95,17 @@ public struct SQLiteQueueStore: QueueStore {
         }
     }
 
-    public func ack(session: String, ticket: String, chain: NewItem?, now: Date) async throws -> QueueItem {
+    public func acknowledge(
+        session: String, ticket: String, now: Date, chain: @escaping @Sendable (QueueItem) throws -> NewItem?
+    ) async throws -> Acknowledgement {
         try await batcher.write { db in
             var items = try load(session: session, with: ticket, in: db)
-            let chained = try chain.map {
+            let chained = try chain(try policy.acknowledged(ticket: ticket, in: items)).map {
                 policy.makeItem($0, ticket: QueueTicket.random(), sequence: try ItemRecord.lastSequence(db) + 1, now: now)
             }
-            let acknowledged = try policy.ack(ticket: ticket, chain: chained, in: &items, now: now)
+            let acknowledgement = try policy.acknowledge(ticket: ticket, chain: chained, in: &items, now: now)
             try save(items, in: db)
-            return acknowledged
+            return acknowledgement
         }
     }
 

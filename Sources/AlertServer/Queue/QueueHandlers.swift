@@ -153,18 +153,14 @@ struct QueueHandlers {
         try access.requireSession(session, request)
         let ticket = request.path("ticket")
         let actionID = try JSONBody.read(request, members: ["action"])?.string("action")
-        guard let item = try await store.item(session: session, ticket: ticket) else { throw QueueError.notFound(ticket: ticket) }
-        if [.cancelled, .expired, .dead].contains(item.state) { throw QueueError.gone(ticket: ticket, state: item.state) }
-        let chain = try actionID.flatMap { try ItemRendering.chain(of: item, action: $0, alerts: alerts) }
-        let done = try await store.ack(session: session, ticket: ticket, chain: chain, now: Date())
+        // The action's chain is found inside the ack's step, from the item it loads: one read.
+        let done = try await store.acknowledge(session: session, ticket: ticket, now: Date()) { [alerts] item in
+            try actionID.flatMap { try ItemRendering.chain(of: item, action: $0, alerts: alerts) }
+        }
         metrics.acknowledged()
         polls.notify(session)
-        var chained: String?
-        if let chain {
-            // The chained alert, or the live one it was a duplicate of.
-            chained = try await store.items(session: session, now: Date()).first { $0.dedupeKey == chain.dedupeKey && $0.state.isLive }?.ticket
-        }
-        return uncached(Acknowledged(ticket: done.ticket, state: done.state, chained: chained))
+        // The chained alert, or the live one it was a duplicate of.
+        return uncached(Acknowledged(ticket: done.item.ticket, state: done.item.state, chained: done.chained?.ticket))
     }
 
     func hold(_ request: Request) async throws -> any ResponseGenerator {
