@@ -182,7 +182,10 @@ struct AlertClientLiveTests {
 
         // Given a long-poll that would wait 20 s for an empty queue
         let poll = Task { try await client.next(session: "client-cancel", wait: .seconds(20)) }
-        try await Task.sleep(for: .milliseconds(500))
+        // (sent: a fixed pause was once too short while the whole suite ran on two cores)
+        let sent = ContinuousClock.now + .seconds(10)
+        while client.statistics.requests == 0, ContinuousClock.now < sent { try await Task.sleep(for: .milliseconds(50)) }
+        try await Task.sleep(for: .milliseconds(300))
 
         // When its task is cancelled
         poll.cancel()
