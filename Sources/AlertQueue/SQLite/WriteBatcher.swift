@@ -55,8 +55,8 @@ final class WriteBatcher: Sendable {
         if wanted { _ = try? db.checkpoint(.passive) }
     }
 
-    /// Whether a write is under way: a write now would wait for it (joining the next batch).
-    var isBusy: Bool { state.withLock { $0.busy } }
+    /// Writes waiting for the next batch (a write now would be one more).
+    var backlog: Int { state.withLock { $0.pending.count } }
 
     /// Runs `body` in a transaction and returns its result once committed.
     func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
