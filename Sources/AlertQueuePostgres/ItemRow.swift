@@ -50,10 +50,10 @@ enum ItemRow {
             """
     }
 
-    /// Inserts `items` in one statement, leaving out (not failing on) any whose dedupe key a live
-    /// item of its session holds; returns the tickets inserted. Absent times travel as NaN (never
-    /// a time) so that each column is one array of `float8`.
-    static func insertUnlessLiveDuplicate(_ items: [QueueItem]) throws -> PostgresQuery {
+    /// Inserts `items` in one statement; one whose dedupe key a live item of its session holds
+    /// fails it (`items_live_dedupe`). Absent times travel as NaN (never a time) so that each
+    /// column is one array of `float8`.
+    static func insert(_ items: [QueueItem]) throws -> PostgresQuery {
         let contents = try items.map { try StoredContent.json($0.content) }
         return """
             INSERT INTO alertd.items (ticket, session, content, priority, lane, dedupe_key, state, sequence, \
@@ -70,8 +70,6 @@ enum ItemRow {
                 AS new(ticket, session, content, priority, lane, dedupe_key, state, sequence, enqueued_at, expires_at, \
                 deliveries, lease_until, at_head)
             ORDER BY sequence
-            ON CONFLICT (session, dedupe_key) WHERE state IN ('queued', 'presenting') DO NOTHING
-            RETURNING ticket
             """
     }
 

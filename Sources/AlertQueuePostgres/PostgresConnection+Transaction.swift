@@ -17,6 +17,13 @@ extension PostgresConnection {
         }
     }
 
+    /// Sends `query` and returns at once, with its answer to come. The connection runs its
+    /// queries in the order sent, each as soon as the one before is answered, so a query sent
+    /// this way before an awaited one travels without a wait of its own.
+    func pipelined(_ query: PostgresQuery, logger: Logger) -> EventLoopFuture<PostgresQueryResult> {
+        self.query(query, logger: logger)
+    }
+
     /// Runs `body` inside a savepoint: released when it returns, rolled back to (keeping the rest
     /// of the transaction usable) when it throws.
     func savepoint<T>(_ name: String, logger: Logger, _ body: (PostgresConnection) async throws -> T) async throws -> T {

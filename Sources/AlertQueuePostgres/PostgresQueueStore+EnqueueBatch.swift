@@ -1,5 +1,6 @@
 import AlertQueue
 import Foundation
+import Locking
 import PostgresNIO
 
 /// A batch of enqueues (`EnqueueBatcher`) in one transaction: `BEGIN`, `alertd.lock_sessions`
@@ -10,10 +11,10 @@ import PostgresNIO
 extension PostgresQueueStore {
     /// Runs `batch` and answers every member once: its result or refusal (queue full) after the
     /// commit; the store's error when the transaction failed.
-    func runEnqueueBatch(_ batch: [EnqueueBatcher.Pending]) async {
+    func runEnqueueBatch(_ batch: [EnqueueBatcher.Pending], seeingLiveItems: Bool = true) async {
         do {
             let (outcomes, changed) = try await perform { connection in
-                try await self.enqueueBatch(batch.map { ($0.item, $0.now) }, on: connection)
+                try await self.enqueueBatch(batch.map { ($0.item, $0.now) }, seeingLiveItems: seeingLiveItems, on: connection)
             }
             await notifier.notify(sessions: changed)
             for (member, outcome) in zip(batch, outcomes) { member.answer.resume(with: outcome) }
@@ -38,56 +39,113 @@ extension PostgresQueueStore {
     }
 
     /// The batch's transaction: each member's outcome, in order, and the sessions changed.
+    ///
+    /// Two waits, not five: `BEGIN` goes out with `lock_sessions`, and the writes with `COMMIT`
+    /// (postgres-nio sends a connection's queries in order, each once the one before is
+    /// answered, without coming back here in between). An insert that meets a live dedupe key
+    /// the load did not show fails the transaction (its `COMMIT` then ends it as a rollback),
+    /// and the batch runs again one by one.
     private func enqueueBatch(
-        _ writes: [(item: NewItem, now: Date)], on connection: PostgresConnection
+        _ writes: [(item: NewItem, now: Date)], seeingLiveItems: Bool, on connection: PostgresConnection
     ) async throws -> ([Result<EnqueueResult, any Error>], changed: [String]) {
-        try await connection.transaction(logger: logger) { connection in
-            let sessions = Array(Set(writes.map(\.item.session)))
+        let sessions = Array(Set(writes.map(\.item.session)))
+        let begin = connection.pipelined("BEGIN", logger: logger)
+        let decided: (outcomes: [Result<EnqueueResult, any Error>], all: [SessionItems])
+        do {
             let rows = try await connection.query(
                 "SELECT * FROM alertd.lock_sessions(\(sessions)::text[], \(writes.count)::integer)", logger: logger
             ).collect()
-            guard let first = rows.first else { throw PostgresStoreError.unreadableRow("lock_sessions returned no row") }
-            let columns = first.makeRandomAccess()
-            let databaseNow = try columns[13].decode(Double.self)
-            let sequences = try columns[14].decode([Int64].self)
-            guard sequences.count == writes.count else { throw PostgresStoreError.unreadableRow("too few sequences") }
-            var loaded: [String: [QueueItem]] = [:]
-            for row in rows where row.makeRandomAccess()[0].bytes != nil {
-                let item = try ItemRow.item(from: row)
-                loaded[item.session, default: []].append(item)
-            }
-            var bySession = Dictionary(
-                uniqueKeysWithValues: sessions.map { ($0, SessionItems(session: $0, items: loaded[$0] ?? [])) })
-            var outcomes: [Result<EnqueueResult, any Error>] = []
-            outcomes.reserveCapacity(writes.count)
-            for (index, write) in writes.enumerated() {
-                let now = clock(caller: write.now, database: databaseNow)
-                let candidate = policy.makeItem(write.item, ticket: QueueTicket.random(), sequence: sequences[index], now: now)
-                // A refused enqueue leaves the items as they were before it (its transaction, alone,
-                // would have been rolled back).
-                var items = bySession[write.item.session]!
-                do {
-                    outcomes.append(.success(try policy.enqueue(candidate, into: &items, now: now)))
-                    bySession[write.item.session] = items
-                } catch {
-                    outcomes.append(.failure(error))
-                }
-            }
-            let all = bySession.values
-            for item in all.flatMap(\.updated) {
-                try await connection.query(ItemRow.updateProgress(of: item), logger: logger)
-            }
-            let inserted = all.flatMap(\.inserted)
-            if !inserted.isEmpty {
-                let stored = try await connection.query(try ItemRow.insertUnlessLiveDuplicate(inserted), logger: logger)
-                    .collect().count
-                guard stored == inserted.count else { throw BatchRunsAlone() }
-            }
-            return (outcomes, all.filter(\.hasChanges).map(\.session))
+            _ = try await begin.get()
+            decided = try decide(writes, sessions: sessions, locked: rows, seeingLiveItems: seeingLiveItems)
+        } catch {
+            _ = try? await connection.query("ROLLBACK", logger: logger)
+            throw error
         }
+        var sent = decided.all.flatMap(\.updated).map { connection.pipelined(ItemRow.updateProgress(of: $0), logger: logger) }
+        let inserted = decided.all.flatMap(\.inserted)
+        if !inserted.isEmpty {
+            do {
+                sent.append(connection.pipelined(try ItemRow.insert(inserted), logger: logger))
+            } catch {
+                _ = try? await connection.query("ROLLBACK", logger: logger)
+                throw error
+            }
+        }
+        let commit = connection.pipelined("COMMIT", logger: logger)
+        do {
+            for write in sent { _ = try await write.get() }
+        } catch {
+            // The transaction failed, so its COMMIT ends it as a rollback.
+            _ = try? await commit.get()
+            if let error = error as? PSQLError, error.isUniqueViolation { throw BatchRunsAlone() }
+            throw error
+        }
+        let ended = try await commit.get()
+        guard ended.metadata.command == "COMMIT" else { throw PostgresStoreError.unreadableRow("COMMIT answered \(ended.metadata.command)") }
+        return (decided.outcomes, decided.all.filter(\.hasChanges).map(\.session))
+    }
+
+    /// The policy applied to each enqueue in turn, on the items `lock_sessions` returned (none
+    /// unless `seeingLiveItems`).
+    private func decide(
+        _ writes: [(item: NewItem, now: Date)], sessions: [String], locked rows: [PostgresRow], seeingLiveItems: Bool
+    ) throws -> (outcomes: [Result<EnqueueResult, any Error>], all: [SessionItems]) {
+        guard let first = rows.first else { throw PostgresStoreError.unreadableRow("lock_sessions returned no row") }
+        let columns = first.makeRandomAccess()
+        let databaseNow = try columns[13].decode(Double.self)
+        let sequences = try columns[14].decode([Int64].self)
+        guard sequences.count == writes.count else { throw PostgresStoreError.unreadableRow("too few sequences") }
+        var loaded: [String: [QueueItem]] = [:]
+        for row in rows where seeingLiveItems && row.makeRandomAccess()[0].bytes != nil {
+            let item = try ItemRow.item(from: row)
+            loaded[item.session, default: []].append(item)
+        }
+        var bySession = Dictionary(
+            uniqueKeysWithValues: sessions.map { ($0, SessionItems(session: $0, items: loaded[$0] ?? [])) })
+        var outcomes: [Result<EnqueueResult, any Error>] = []
+        outcomes.reserveCapacity(writes.count)
+        for (index, write) in writes.enumerated() {
+            let now = clock(caller: write.now, database: databaseNow)
+            let candidate = policy.makeItem(write.item, ticket: QueueTicket.random(), sequence: sequences[index], now: now)
+            // A refused enqueue leaves the items as they were before it (its transaction, alone,
+            // would have been rolled back).
+            var items = bySession[write.item.session]!
+            do {
+                outcomes.append(.success(try policy.enqueue(candidate, into: &items, now: now)))
+                bySession[write.item.session] = items
+            } catch {
+                outcomes.append(.failure(error))
+            }
+        }
+        return (outcomes, Array(bySession.values))
     }
 }
 
 /// A batch of enqueues found what it cannot answer for every member (an insert met a live dedupe
 /// key its load did not show): it is rolled back and each enqueue runs on its own.
 struct BatchRunsAlone: Error {}
+
+extension PostgresQueueStore {
+    /// `items` enqueued as one batch that does not see the live items, as a writer racing it
+    /// would not: only the unique index can find a duplicate. For tests of that path.
+    func enqueueBatchUnseen(_ items: [NewItem], now: Date) async throws -> [EnqueueResult] {
+        let gathered = Locked<[EnqueueBatcher.Pending]>([])
+        return try await withThrowingTaskGroup(of: (Int, EnqueueResult).self) { group in
+            for (index, item) in items.enumerated() {
+                group.addTask {
+                    let result = try await withCheckedThrowingContinuation { continuation in
+                        let all = gathered.withLock { pending -> [EnqueueBatcher.Pending]? in
+                            pending.append(EnqueueBatcher.Pending(item: item, now: now, answer: continuation))
+                            return pending.count == items.count ? pending : nil
+                        }
+                        if let all { Task { await self.runEnqueueBatch(all, seeingLiveItems: false) } }
+                    }
+                    return (index, result)
+                }
+            }
+            var results = [EnqueueResult?](repeating: nil, count: items.count)
+            for try await (index, result) in group { results[index] = result }
+            return results.map { $0! }
+        }
+    }
+}

@@ -147,6 +147,26 @@ struct PostgresQueueStoreTests {
         #expect(try await store.items(session: session, now: at(1)).map(\.ticket) == [first.item.ticket])
     }
 
+    @Test("When a batch of enqueues misses a live duplicate, it is rolled back and each enqueue runs alone")
+    func batchMeetsUniqueIndex() async throws {
+        // Given
+        let database = try await PostgresTestDatabase.make()
+        defer { database.remove() }
+        let store = try database.open()
+        let first = try await store.enqueue(alert("app/a", key: "k"), now: t0)
+        // When: a batch that does not see the live items, as a racing writer would not
+        let results = try await store.enqueueBatchUnseen(
+            [alert("app/b", key: "k"), alert("app/c"), alert("app/d", in: "s2")], now: at(1))
+        // Then: the duplicate is answered with the live item, the others are queued once
+        #expect(!results[0].created)
+        #expect(results[0].item == first.item)
+        #expect(results[1].created && results[2].created)
+        #expect(try await store.items(session: session, now: at(1)).map(\.alertID) == ["app/a", "app/c"])
+        #expect(try await store.items(session: "s2", now: at(1)).map(\.alertID) == ["app/d"])
+        // and the store goes on working on the same connections
+        #expect(try await store.enqueue(alert("app/e"), now: at(2)).created)
+    }
+
     @Test("The database refuses a second presenting modal in a session, whoever writes it")
     func presentingIndexIsADatabaseConstraint() async throws {
         // Given: one modal presenting and one queued
