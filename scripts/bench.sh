@@ -2,8 +2,9 @@
 # The render benchmark (`make bench`, run by hand; it prints figures and asserts nothing):
 # alertd (release build) against nginx serving the same bytes as a static file, both on
 # 127.0.0.1 with two workers, measured with wrk in interleaved rounds so drift in the machine's
-# speed hits both alike. Then alertd alone: cache misses, 304s, and the queue figures
-# (scripts/bench-queue.sh: enqueue, next -> ack cycles, memory per suspended long-poll).
+# speed hits both alike. Then cache misses beside nginx hits and 304s beside alertd hits, and
+# the queue figures (scripts/bench-queue.sh: enqueue, next -> ack cycles, memory per suspended
+# long-poll). Ratios are the median of each round's own ratio.
 #
 # Per run: requests/s, p50/p99 latency, errors, and the server's CPU per request from
 # /proc/PID/stat (nginx: master and workers summed). Peak RSS from VmHWM at the end.
@@ -139,11 +140,19 @@ for c in $CONNECTIONS; do
   done
 done
 
-# alertd alone: every request a cache miss (distinct parameters), and the 304 path.
+# Cache misses (distinct parameters every request) and the 304 path, each round beside the hit
+# it is compared with, so that the machine's drift between rounds hits both sides of a ratio
+# alike: nginx hit, alertd miss, alertd hit, alertd 304.
 for round in $(seq "$ROUNDS"); do
+  r=$(measure "$nginx_pid" 64 "http://127.0.0.1:$NGINX_PORT/questionExit.json")
+  results["nginx-beside-miss 64 $round"]=$r
+  row "nginx hit, 64 conns, round $round" $r
   r=$(measure "$alertd_pid" 64 "http://127.0.0.1:$ALERTD_PORT" -s scripts/bench/render-miss.lua)
   results["miss 64 $round"]=$r
   row "alertd miss, 64 conns, round $round" $r
+  r=$(measure "$alertd_pid" 64 "http://127.0.0.1:$ALERTD_PORT$RENDER_PATH")
+  results["alertd-beside-304 64 $round"]=$r
+  row "alertd hit, 64 conns, round $round" $r
   r=$(measure "$alertd_pid" 64 "http://127.0.0.1:$ALERTD_PORT$RENDER_PATH" -H "If-None-Match: $etag")
   results["304 64 $round"]=$r
   row "alertd 304, 64 conns, round $round" $r
@@ -170,15 +179,24 @@ for kind in miss 304; do
 done
 echo "peak RSS: alertd $((alertd_peak / 1024)) MiB; nginx $((nginx_peak / 1024)) MiB (master and workers)"
 
-ratio() { python3 -c "import sys; a, b = float(sys.argv[1]), float(sys.argv[2]); print(f'{a / b:.2f}' if b else '-')" "$1" "$2"; }
+# A ratio of two runs measured side by side: the median over rounds of each round's ratio, then
+# every round's, so a round the machine slowed down shows as the one it is.
+paired() { # name-a name-b connections column(1-5)
+  local ratios=""
+  for round in $(seq "$ROUNDS"); do
+    ratios+="$(python3 -c "import sys; a, b = float(sys.argv[1]), float(sys.argv[2]); print(f'{a / b:.2f}' if b else 0)" \
+      "$(echo "${results["$1 $3 $round"]}" | cut -d' ' -f"$4")" "$(echo "${results["$2 $3 $round"]}" | cut -d' ' -f"$4")") "
+  done
+  echo "$(echo "$ratios" | tr ' ' '\n' | grep . | median | xargs printf '%.2f') (rounds: ${ratios% })"
+}
 echo
-echo "== ratios (goal in brackets)"
+echo "== ratios, each the median of the rounds' own ratios (goal in brackets)"
 for c in $CONNECTIONS; do
-  echo "hit, $c conns: requests/s alertd/nginx $(ratio "$(field alertd "$c" 1)" "$(field nginx "$c" 1)")$([ "$c" = 64 ] && echo ' [>= 1.0]')," \
-    "CPU per request alertd/nginx $(ratio "$(field alertd "$c" 5)" "$(field nginx "$c" 5)")$([ "$c" = 64 ] && echo ' [<= 1.0]')"
+  echo "hit, $c conns: requests/s alertd/nginx $(paired alertd nginx "$c" 1)$([ "$c" = 64 ] && echo ' [>= 1.0]');" \
+    "CPU per request alertd/nginx $(paired alertd nginx "$c" 5)$([ "$c" = 64 ] && echo ' [<= 1.0]')"
 done
-echo "miss, 64 conns: requests/s alertd miss/nginx hit $(ratio "$(field miss 64 1)" "$(field nginx 64 1)") [>= 0.3]"
-echo "304, 64 conns: requests/s alertd 304/alertd hit $(ratio "$(field 304 64 1)" "$(field alertd 64 1)") [>= 1.0]"
+echo "miss, 64 conns: requests/s alertd miss/nginx hit $(paired miss nginx-beside-miss 64 1) [>= 0.3]"
+echo "304, 64 conns: requests/s alertd 304/alertd hit $(paired 304 alertd-beside-304 64 1) [>= 1.0]"
 echo "peak RSS alertd: $((alertd_peak / 1024)) MiB [<= 64]"
 
 if [ "$QUEUE" = 1 ]; then
