@@ -40,8 +40,8 @@ extension PostgresQueueStore {
 
     /// The batch's transaction: each member's outcome, in order, and the sessions changed.
     ///
-    /// Two waits, not five: `BEGIN` goes out with `lock_sessions`, and the writes with `COMMIT`
-    /// (postgres-nio sends a connection's queries in order, each once the one before is
+    /// Two waits, not five: `BEGIN` goes out ahead of `lock_sessions`, and the writes ahead of
+    /// `COMMIT` (postgres-nio sends a connection's queries in order, each once the one before is
     /// answered, without coming back here in between). An insert that meets a live dedupe key
     /// the load did not show fails the transaction (its `COMMIT` then ends it as a rollback),
     /// and the batch runs again one by one.
@@ -49,39 +49,29 @@ extension PostgresQueueStore {
         _ writes: [(item: NewItem, now: Date)], seeingLiveItems: Bool, on connection: PostgresConnection
     ) async throws -> ([Result<EnqueueResult, any Error>], changed: [String]) {
         let sessions = Array(Set(writes.map(\.item.session)))
-        let begin = connection.pipelined("BEGIN", logger: logger)
+        let ahead = StatementsAhead(connection: connection, logger: logger)
+        ahead.send("BEGIN")
         let decided: (outcomes: [Result<EnqueueResult, any Error>], all: [SessionItems])
         do {
             let rows = try await connection.query(
                 "SELECT * FROM alertd.lock_sessions(\(sessions)::text[], \(writes.count)::integer)", logger: logger
             ).collect()
-            _ = try await begin.get()
+            try ahead.check()
             decided = try decide(writes, sessions: sessions, locked: rows, seeingLiveItems: seeingLiveItems)
+            for item in decided.all.flatMap(\.updated) { ahead.send(ItemRow.updateProgress(of: item)) }
+            let inserted = decided.all.flatMap(\.inserted)
+            if !inserted.isEmpty { ahead.send(try ItemRow.insert(inserted)) }
         } catch {
             _ = try? await connection.query("ROLLBACK", logger: logger)
             throw error
         }
-        var sent = decided.all.flatMap(\.updated).map { connection.pipelined(ItemRow.updateProgress(of: $0), logger: logger) }
-        let inserted = decided.all.flatMap(\.inserted)
-        if !inserted.isEmpty {
-            do {
-                sent.append(connection.pipelined(try ItemRow.insert(inserted), logger: logger))
-            } catch {
-                _ = try? await connection.query("ROLLBACK", logger: logger)
-                throw error
-            }
-        }
-        let commit = connection.pipelined("COMMIT", logger: logger)
+        try await connection.query("COMMIT", logger: logger)
         do {
-            for write in sent { _ = try await write.get() }
-        } catch {
-            // The transaction failed, so its COMMIT ends it as a rollback.
-            _ = try? await commit.get()
-            if let error = error as? PSQLError, error.isUniqueViolation { throw BatchRunsAlone() }
-            throw error
+            // A write that failed made the COMMIT a rollback.
+            try ahead.check()
+        } catch let error as PSQLError where error.isUniqueViolation {
+            throw BatchRunsAlone()
         }
-        let ended = try await commit.get()
-        guard ended.metadata.command == "COMMIT" else { throw PostgresStoreError.unreadableRow("COMMIT answered \(ended.metadata.command)") }
         return (decided.outcomes, decided.all.filter(\.hasChanges).map(\.session))
     }
 
@@ -147,5 +137,35 @@ extension PostgresQueueStore {
             for try await (index, result) in group { results[index] = result }
             return results.map { $0! }
         }
+    }
+}
+
+/// Statements sent on a connection without waiting for their answers, and the first error
+/// they met. The connection answers its statements in order, so once a statement awaited
+/// after them has answered, so have they, and `check()` knows.
+///
+/// (Their answers are observed with callbacks, not by awaiting `EventLoopFuture.get()`, whose
+/// resumption from the event loop ThreadSanitizer reports as a race.)
+private final class StatementsAhead: Sendable {
+    private let connection: PostgresConnection
+    private let logger: Logger
+    private let failure = Locked<(any Error)?>(nil)
+
+    init(connection: PostgresConnection, logger: Logger) {
+        self.connection = connection
+        self.logger = logger
+    }
+
+    func send(_ query: PostgresQuery) {
+        connection.pipelined(query, logger: logger).whenFailure { [failure] error in
+            failure.withLock { first in
+                if first == nil { first = error }
+            }
+        }
+    }
+
+    /// Throws the first error of the statements sent so far (call after awaiting a later one).
+    func check() throws {
+        if let error = failure.withLock({ $0 }) { throw error }
     }
 }
