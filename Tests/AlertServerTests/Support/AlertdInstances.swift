@@ -76,6 +76,10 @@ final class AlertdInstances {
     /// Stops every instance (SIGTERM); whether each exited cleanly.
     @discardableResult
     func stop() -> Bool {
+        for process in processes {
+            let errors = process.standardErrorSoFar()
+            if errors.contains("Sanitizer") || errors.contains("Fatal error") { print("alertd instance stderr:\n\(errors)") }
+        }
         let clean = processes.map { $0.terminate() }.allSatisfy { $0 }
         processes = []
         ports = []
