@@ -40,7 +40,7 @@ extension PostgresQueueStore {
 
     /// The batch's transaction: each member's outcome, in order, and the sessions changed.
     ///
-    /// Two waits, not five: `BEGIN` goes out ahead of `lock_sessions`, and the writes ahead of
+    /// Two waits, not four: `BEGIN` goes out ahead of `lock_sessions`, and the writes ahead of
     /// `COMMIT` (postgres-nio sends a connection's queries in order, each once the one before is
     /// answered, without coming back here in between). An insert that meets a live dedupe key
     /// the load did not show fails the transaction (its `COMMIT` then ends it as a rollback),
