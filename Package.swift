@@ -126,7 +126,10 @@ let package = Package(
         ),
         .testTarget(
             name: "AlertQueueTests",
-            dependencies: ["AlertQueue", "AlertSpec", "AlertQueuePostgres", "Locking", "PostgresTestSupport"],
+            dependencies: [
+                "AlertQueue", "AlertSpec", "AlertQueuePostgres", "Locking", "PostgresTestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -120,22 +120,47 @@ extension ItemRecord {
             deliveries: deliveries, leaseUntil: leaseUntil.map(Date.init(timeIntervalSince1970:)), atHead: atHead)
     }
 
-    /// The session's items in `states`, oldest first.
-    static func fetch(
-        _ db: Database, session: String, states: [ItemState], contents: ContentCache
-    ) throws -> [QueueItem] {
-        let names = states.map { "'\($0.rawValue)'" }.joined(separator: ", ")
-        let statement = try db.cachedStatement(
-            sql: "SELECT \(selection) FROM items WHERE session = ? AND state IN (\(names)) ORDER BY sequence")
-        return try ItemRecord.fetchAll(statement, arguments: [session]).map { try $0.item(contents: contents) }
+    /// Which of a session's items a step reads.
+    enum Scope {
+        /// Queued and presenting, as every step.
+        case live
+        /// Live and dead, as the listing.
+        case listed
+
+        /// The query, with the session once per `?`.
+        var sql: String {
+            switch self {
+            case .live: Self.liveSQL
+            case .listed: Self.listedSQL
+            }
+        }
+
+        private static let liveSQL = "\(liveSelect) ORDER BY sequence"
+        private static let listedSQL = """
+            \(liveSelect) UNION ALL SELECT \(selection) FROM items WHERE session = ? AND state = 'dead' ORDER BY sequence
+            """
+        private static let liveSelect =
+            "SELECT \(selection) FROM items WHERE session = ? AND state IN ('queued', 'presenting')"
     }
 
-    /// Whether the session has a queued or presenting item (`items_session_state` answers it).
-    static func hasLive(_ db: Database, session: String) throws -> Bool {
-        let statement = try db.cachedStatement(
-            sql: "SELECT EXISTS (SELECT 1 FROM items WHERE session = ? AND state IN ('queued', 'presenting'))")
-        return try Bool.fetchOne(statement, arguments: [session]) ?? false
+    /// The session's items in `scope`, oldest first. Each part is read through its partial
+    /// index: the live items through `items_live_dedupe`, whose WHERE these queries repeat word
+    /// for word (SQLite uses a partial index only then), the dead ones through
+    /// `items_session_dead`.
+    static func fetch(
+        _ db: Database, session: String, scope: Scope, contents: ContentCache
+    ) throws -> [QueueItem] {
+        let statement = try db.cachedStatement(sql: scope.sql)
+        let arguments: StatementArguments = scope == .live ? [session] : [session, session]
+        return try ItemRecord.fetchAll(statement, arguments: arguments).map { try $0.item(contents: contents) }
     }
+
+    /// Whether the session has a queued or presenting item (`items_live_dedupe` answers it).
+    static func hasLive(_ db: Database, session: String) throws -> Bool {
+        try Bool.fetchOne(db.cachedStatement(sql: hasLiveSQL), arguments: [session]) ?? false
+    }
+
+    static let hasLiveSQL = "SELECT EXISTS (SELECT 1 FROM items WHERE session = ? AND state IN ('queued', 'presenting'))"
 
     /// One item of the session.
     static func fetch(

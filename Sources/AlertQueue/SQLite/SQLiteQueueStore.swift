@@ -76,7 +76,7 @@ public struct SQLiteQueueStore: QueueStore {
     // MARK: - QueueStore
 
     public func enqueue(_ item: NewItem, now: Date) async throws -> EnqueueResult {
-        try await batcher.write { db in try self.enqueue(item, now: now, in: db) }
+        try await enqueue(item, now: now, seeingLiveItems: true)
     }
 
     /// Writes waiting for the writer from which `next` first checks a snapshot. A few waiting
@@ -97,7 +97,7 @@ public struct SQLiteQueueStore: QueueStore {
             return nil
         }
         return try await batcher.write { db in
-            var items = try load(session: session, states: .live, in: db)
+            var items = try load(session: session, scope: .live, in: db)
             let holdUntil = try HoldRecord.until(session: session, in: db).map(Date.init(timeIntervalSince1970:))
             let delivered = policy.next(&items, holdUntil: holdUntil, now: now)
             try save(items, in: db)
@@ -121,7 +121,7 @@ public struct SQLiteQueueStore: QueueStore {
 
     public func items(session: String, now: Date) async throws -> [QueueItem] {
         try await batcher.write { db in
-            var items = try load(session: session, states: [.queued, .presenting, .dead], in: db)
+            var items = try load(session: session, scope: .listed, in: db)
             let listing = policy.listing(&items, now: now)
             try save(items, in: db)
             return listing
@@ -138,7 +138,7 @@ public struct SQLiteQueueStore: QueueStore {
                 if let ticket {
                     try load(session: session, with: ticket, in: db)
                 } else {
-                    try load(session: session, states: .live, in: db)
+                    try load(session: session, scope: .live, in: db)
                 }
             let cancelled = try policy.cancel(ticket: ticket, in: &items, now: now)
             try save(items, in: db)
@@ -195,46 +195,47 @@ extension SQLiteQueueStore {
         try writer.read(body)
     }
 
-    /// One enqueue inside a write transaction.
+    /// An enqueue, as one write.
     ///
     /// The policy finds a duplicate among the live items loaded. Should the insert still break
-    /// the unique index on live dedupe keys (a writer the load did not see), the step is rolled
-    /// back to its savepoint and answered with the item that holds the key, as a duplicate.
-    /// `seeingLiveItems: false` loads nothing, which is how tests take that path.
-    func enqueue(_ new: NewItem, now: Date, in db: Database, seeingLiveItems: Bool = true) throws -> EnqueueResult {
+    /// the unique index on live dedupe keys (a writer the load did not see), the write is undone
+    /// whole, and run again: it now sees the item that holds the key, and answers with it as a
+    /// duplicate. `seeingLiveItems: false` loads nothing the first time, which is how tests take
+    /// that path.
+    func enqueue(_ item: NewItem, now: Date, seeingLiveItems: Bool) async throws -> EnqueueResult {
+        do {
+            return try await batcher.write { db in try self.enqueue(item, now: now, in: db, seeingLiveItems: seeingLiveItems) }
+        } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
+            return try await batcher.write { db in try self.enqueue(item, now: now, in: db, seeingLiveItems: true) }
+        }
+    }
+
+    /// One enqueue inside a write transaction. It throws with nothing undone: the batcher undoes
+    /// a failed write whole (see `WriteBatcher`).
+    private func enqueue(_ new: NewItem, now: Date, in db: Database, seeingLiveItems: Bool) throws -> EnqueueResult {
         let candidate = policy.makeItem(
             new, ticket: QueueTicket.random(), sequence: try ItemRecord.lastSequence(db) + 1, now: now)
-        do {
-            return try db.withSavepoint {
-                var items = try load(session: new.session, states: seeingLiveItems ? .live : [], in: db)
-                let result = try policy.enqueue(candidate, into: &items, now: now)
-                try save(items, in: db)
-                return result
-            }
-        } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
-            var items = try load(session: new.session, states: .live, in: db)
-            let result = try policy.enqueue(candidate, into: &items, now: now)
-            guard !result.created else { throw error }
-            try save(items, in: db)
-            return result
-        }
+        var items = try load(session: new.session, scope: seeingLiveItems ? .live : nil, in: db)
+        let result = try policy.enqueue(candidate, into: &items, now: now)
+        try save(items, in: db)
+        return result
     }
 
     /// An enqueue that does not see the live items, as a writer racing this one would not: only
     /// the unique index can find the duplicate. For tests of that path.
     func enqueueUnseen(_ new: NewItem, now: Date) async throws -> EnqueueResult {
-        try await batcher.write { db in try self.enqueue(new, now: now, in: db, seeingLiveItems: false) }
+        try await enqueue(new, now: now, seeingLiveItems: false)
     }
 
-    /// The session's items in `states`, for a step.
-    func load(session: String, states: [ItemState], in db: Database) throws -> SessionItems {
-        let loaded = states.isEmpty ? [] : try ItemRecord.fetch(db, session: session, states: states, contents: contents)
+    /// The session's items in `scope` (none for nil), for a step.
+    func load(session: String, scope: ItemRecord.Scope?, in db: Database) throws -> SessionItems {
+        let loaded = try scope.map { try ItemRecord.fetch(db, session: session, scope: $0, contents: contents) } ?? []
         return SessionItems(session: session, items: loaded)
     }
 
     /// The session's live items, and `ticket` if it is one of the session's other items.
     func load(session: String, with ticket: String, in db: Database) throws -> SessionItems {
-        var loaded = try ItemRecord.fetch(db, session: session, states: .live, contents: contents)
+        var loaded = try ItemRecord.fetch(db, session: session, scope: .live, contents: contents)
         if !loaded.contains(where: { $0.ticket == ticket }),
             let other = try ItemRecord.fetch(db, session: session, ticket: ticket, contents: contents)
         {
@@ -252,21 +253,5 @@ extension SQLiteQueueStore {
         for item in items.inserted {
             try ItemRecord(item, contents: contents).insertRow(db)
         }
-    }
-}
-
-extension [ItemState] {
-    static var live: Self { [.queued, .presenting] }
-}
-
-extension Database {
-    /// Runs `body` in a savepoint: released when it returns, rolled back when it throws.
-    func withSavepoint<T>(_ body: () throws -> T) throws -> T {
-        var result: T?
-        try inSavepoint {
-            result = try body()
-            return .commit
-        }
-        return result!
     }
 }

@@ -1,0 +1,81 @@
+import Dispatch
+import GRDB
+import Locking
+import Testing
+
+@testable import AlertQueue
+
+/// The group commit under the SQLite store: writes that wait share one transaction, each in its
+/// own savepoint.
+@Suite("Write batcher")
+struct WriteBatcherTests {
+    struct Refused: Error {}
+
+    @Test("Writes that waited for a running one commit together, and the one that throws is undone alone")
+    func failedWriteUndoneAlone() async throws {
+        // Given: a write that holds the writer until four more wait for it
+        let queue = try DatabaseQueue()
+        try await queue.write { db in try db.execute(sql: "CREATE TABLE t (x INTEGER PRIMARY KEY)") }
+        let batcher = WriteBatcher(writer: queue)
+        let holding = Locked(false)
+        let release = DispatchSemaphore(value: 0)
+        // On a thread of its own: a write alone runs on its caller's thread, and blocking one of
+        // the few threads of Swift's shared pool would starve the tests running beside this one.
+        let first = Task(executorPreference: OwnThread()) {
+            try await batcher.write { db in
+                try db.execute(sql: "INSERT INTO t VALUES (0)")
+                holding.withLock { $0 = true }
+                _ = release.wait(timeout: .now() + 20)
+            }
+        }
+        let deadline = ContinuousClock.now + .seconds(15)
+        while !holding.withLock({ $0 }), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(2)) }
+        // When: the waiting writes run as one batch, and the second inserts, then throws
+        let waiting = (1...4).map { x in
+            Task {
+                try await batcher.write { db in
+                    try db.execute(sql: "INSERT INTO t VALUES (?)", arguments: [x])
+                    if x == 2 { throw Refused() }
+                }
+            }
+        }
+        while batcher.backlog < 4, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(2)) }
+        #expect(batcher.backlog == 4)
+        release.signal()
+        try await first.value
+        var refused: [Int] = []
+        for (index, write) in waiting.enumerated() {
+            do { try await write.value } catch is Refused { refused.append(index + 1) }
+        }
+        // Then
+        #expect(refused == [2])
+        let rows = try await queue.read { db in try Int.fetchAll(db, sql: "SELECT x FROM t ORDER BY x") }
+        #expect(rows == [0, 1, 3, 4])
+        #expect(batcher.backlog == 0)
+    }
+
+    @Test("A write that throws alone leaves nothing behind, and the next write runs")
+    func failedInlineWrite() async throws {
+        let queue = try DatabaseQueue()
+        try await queue.write { db in try db.execute(sql: "CREATE TABLE t (x INTEGER PRIMARY KEY)") }
+        let batcher = WriteBatcher(writer: queue)
+        await #expect(throws: Refused.self) {
+            try await batcher.write { db in
+                try db.execute(sql: "INSERT INTO t VALUES (1)")
+                throw Refused()
+            }
+        }
+        try await batcher.write { db in try db.execute(sql: "INSERT INTO t VALUES (2)") }
+        #expect(try await queue.read { db in try Int.fetchAll(db, sql: "SELECT x FROM t") } == [2])
+    }
+}
+
+/// Runs a task's jobs on a serial dispatch queue of its own, outside Swift's shared pool.
+private final class OwnThread: TaskExecutor {
+    private let queue = DispatchQueue(label: "alertd.tests.own-thread")
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        queue.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
+    }
+}
