@@ -1,4 +1,5 @@
 import Crypto
+import Glibc
 import MicroHTTP
 
 /// Entity tags (RFC 9110 §8.8.3) for bytes served again and again, and the `If-None-Match`
@@ -29,26 +30,30 @@ enum EntityTag {
     /// anything. False when there is no such field (the condition holds: answer the body).
     static func matches(_ headers: HTTPHeaders, _ tag: String) -> Bool {
         for field in headers where isIfNoneMatch(field.name) {
-            if listMatches(field.value, tag.utf8) { return true }
+            var value = field.value, tag = tag
+            // The strings' own bytes, compared as bytes: no copy, no generic iteration.
+            if value.withUTF8({ value in tag.withUTF8 { listMatches(value, $0) } }) { return true }
         }
         return false
     }
 
+    private static let ifNoneMatch = Array("if-none-match".utf8)
+
     /// `If-None-Match`, ASCII case-insensitively, without allocating.
     private static func isIfNoneMatch(_ name: String) -> Bool {
-        let expected = "if-none-match".utf8
-        guard name.utf8.count == expected.count else { return false }
-        return zip(name.utf8, expected).allSatisfy { ((0x41...0x5a).contains($0) ? $0 | 0x20 : $0) == $1 }
+        guard name.utf8.count == ifNoneMatch.count else { return false }
+        var name = name
+        return name.withUTF8 { bytes in
+            for (byte, expected) in zip(bytes, ifNoneMatch) where ((0x41...0x5a).contains(byte) ? byte | 0x20 : byte) != expected {
+                return false
+            }
+            return true
+        }
     }
 
     /// Scans `#entity-tag` or `*`. A member that is not an entity tag is skipped up to the next
     /// comma, so one bad member does not hide a good one.
-    private static func listMatches(_ value: String, _ tag: String.UTF8View) -> Bool {
-        var value = value
-        return value.withUTF8 { listMatches($0, tag) }  // the header's own bytes: no copy
-    }
-
-    private static func listMatches(_ bytes: UnsafeBufferPointer<UInt8>, _ tag: String.UTF8View) -> Bool {
+    private static func listMatches(_ bytes: UnsafeBufferPointer<UInt8>, _ tag: UnsafeBufferPointer<UInt8>) -> Bool {
         var index = 0
         let comma = UInt8(ascii: ","), quote = UInt8(ascii: "\"")
         while index < bytes.count {
@@ -58,7 +63,7 @@ enum EntityTag {
             if bytes[index] == UInt8(ascii: "*") { return true }
             if bytes[index] == UInt8(ascii: "W"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "/") { index += 2 }
             if index < bytes.count, bytes[index] == quote, let end = bytes[(index + 1)...].firstIndex(of: quote) {
-                if bytes[index...end].elementsEqual(tag) { return true }
+                if end - index + 1 == tag.count, memcmp(bytes.baseAddress! + index, tag.baseAddress!, tag.count) == 0 { return true }
                 index = end + 1
             } else {
                 while index < bytes.count, bytes[index] != comma { index += 1 }
