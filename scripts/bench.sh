@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The render benchmark (`make bench`, run by hand; it prints figures and asserts nothing):
 # alertd (release build) against nginx serving the same bytes as a static file, both on
-# 127.0.0.1 with two workers, measured with wrk in interleaved rounds so drift in the machine's
-# speed hits both alike. Then cache misses beside nginx hits and 304s beside alertd hits, and
+# 127.0.0.1 with two workers, measured with wrk in interleaved rounds, in turn A B then B A, so
+# drift in the machine's speed hits both alike. Then cache misses beside nginx hits and 304s beside alertd hits, and
 # the queue figures (scripts/bench-queue.sh: enqueue, next -> ack cycles, memory per suspended
 # long-poll). Ratios are the median of each round's own ratio.
 #
@@ -14,7 +14,7 @@ cd "$(dirname "$0")/.."
 ALERTD_PORT=${ALERTD_PORT:-18383}
 NGINX_PORT=${NGINX_PORT:-18384}
 DURATION=${DURATION:-5s}
-ROUNDS=${ROUNDS:-3}
+ROUNDS=${ROUNDS:-4}  # even: as many rounds in each order
 CONNECTIONS=${CONNECTIONS:-"64 128 256"}
 QUEUE=${QUEUE:-1}  # 0 skips the queue figures
 ALERTD_BIN=${ALERTD_BIN:-.build/release/alertd}
@@ -126,9 +126,13 @@ row "run" "requests/s" "p50 ms" "p99 ms" errors "CPU us/req"
 wrk -t2 -c16 -d1s "http://127.0.0.1:$ALERTD_PORT$RENDER_PATH" >/dev/null
 wrk -t2 -c16 -d1s "http://127.0.0.1:$NGINX_PORT/questionExit.json" >/dev/null
 
+# Odd rounds run the steps in one order, even rounds in the reverse (A B, then B A): a machine
+# that speeds up or slows down during a round then weighs on both sides of a ratio alike.
+in_turn() { if [ $(($1 % 2)) = 1 ]; then echo "${@:2}"; else echo "${@:2}" | tr ' ' '\n' | tac | tr '\n' ' '; fi; }
+
 for c in $CONNECTIONS; do
   for round in $(seq "$ROUNDS"); do
-    for server in alertd nginx; do
+    for server in $(in_turn "$round" alertd nginx); do
       if [ "$server" = alertd ]; then
         r=$(measure "$alertd_pid" "$c" "http://127.0.0.1:$ALERTD_PORT$RENDER_PATH")
       else
@@ -142,20 +146,20 @@ done
 
 # Cache misses (distinct parameters every request) and the 304 path, each round beside the hit
 # it is compared with, so that the machine's drift between rounds hits both sides of a ratio
-# alike: nginx hit, alertd miss, alertd hit, alertd 304.
+# alike: nginx hit, alertd miss, alertd hit, alertd 304, and the reverse in even rounds.
+step() {  # name round
+  local r
+  case $1 in
+    nginx-beside-miss) r=$(measure "$nginx_pid" 64 "http://127.0.0.1:$NGINX_PORT/questionExit.json") label="nginx hit" ;;
+    miss) r=$(measure "$alertd_pid" 64 "http://127.0.0.1:$ALERTD_PORT" -s scripts/bench/render-miss.lua) label="alertd miss" ;;
+    alertd-beside-304) r=$(measure "$alertd_pid" 64 "http://127.0.0.1:$ALERTD_PORT$RENDER_PATH") label="alertd hit" ;;
+    304) r=$(measure "$alertd_pid" 64 "http://127.0.0.1:$ALERTD_PORT$RENDER_PATH" -H "If-None-Match: $etag") label="alertd 304" ;;
+  esac
+  results["$1 64 $2"]=$r
+  row "$label, 64 conns, round $2" $r
+}
 for round in $(seq "$ROUNDS"); do
-  r=$(measure "$nginx_pid" 64 "http://127.0.0.1:$NGINX_PORT/questionExit.json")
-  results["nginx-beside-miss 64 $round"]=$r
-  row "nginx hit, 64 conns, round $round" $r
-  r=$(measure "$alertd_pid" 64 "http://127.0.0.1:$ALERTD_PORT" -s scripts/bench/render-miss.lua)
-  results["miss 64 $round"]=$r
-  row "alertd miss, 64 conns, round $round" $r
-  r=$(measure "$alertd_pid" 64 "http://127.0.0.1:$ALERTD_PORT$RENDER_PATH")
-  results["alertd-beside-304 64 $round"]=$r
-  row "alertd hit, 64 conns, round $round" $r
-  r=$(measure "$alertd_pid" 64 "http://127.0.0.1:$ALERTD_PORT$RENDER_PATH" -H "If-None-Match: $etag")
-  results["304 64 $round"]=$r
-  row "alertd 304, 64 conns, round $round" $r
+  for name in $(in_turn "$round" nginx-beside-miss miss alertd-beside-304 304); do step "$name" "$round"; done
 done
 
 alertd_peak=$(peak_kib "$alertd_pid")
