@@ -35,8 +35,12 @@ public struct Access: Sendable {
         // `| 0x20` lowers ASCII letters and leaves the space as it is.
         guard bytes.count > scheme.count, zip(bytes, scheme).allSatisfy({ ($0 | 0x20) == $1 }) else { return nil }
         let isBlank = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
-        let token = bytes.dropFirst(scheme.count).drop(while: isBlank).reversed().drop(while: isBlank).reversed()
-        return String(decoding: token, as: UTF8.self)
+        // Indices, not reversed views: String(decoding:) of a view of a view goes byte by byte.
+        var start = bytes.index(bytes.startIndex, offsetBy: scheme.count)
+        var end = bytes.endIndex
+        while start < end, isBlank(bytes[start]) { start = bytes.index(after: start) }
+        while end > start, isBlank(bytes[bytes.index(before: end)]) { end = bytes.index(before: end) }
+        return String(decoding: bytes[start..<end], as: UTF8.self)
     }
 
     /// Passes the admin only: 401 without a valid token, 403 for a session token.

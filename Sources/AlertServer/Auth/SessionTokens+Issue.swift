@@ -9,9 +9,18 @@ extension SessionTokens {
     public static let lifetimes: ClosedRange<Double> = 60...(90 * 86_400)
 
     /// Whether `session` is a session id: 1 to 128 letters, digits, `.`, `_`, `-` or `:` (ASCII).
+    /// Read as UTF-8 bytes (every call on a session runs it): where each byte is one of these, each
+    /// is a Character too.
     public static func isSessionID(_ session: String) -> Bool {
-        (1...128).contains(session.count)
-            && session.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "._-:".contains($0)) }
+        let bytes = session.utf8
+        return (1...128).contains(bytes.count) && bytes.allSatisfy { byte in
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "-"), UInt8(ascii: ":"):
+                true
+            default: false
+            }
+        }
     }
 
     /// A token for `session` valid for `lifetime` seconds from `now` (the expiry in whole
