@@ -31,10 +31,8 @@ struct SQLiteQueueStoreTests {
     @Test("The file store writes ahead to a WAL file")
     func walMode() async throws {
         // Given
-        let directory = FileManager.default.temporaryDirectory.appending(path: "alertd-wal-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let path = directory.appending(path: "queue.sqlite").path
+        let (path, remove) = try temporaryDatabasePath()
+        defer { remove() }
         let store = try SQLiteQueueStore(path: path)
         // When
         _ = try await store.enqueue(alert("app/a"), now: t0)
@@ -47,7 +45,7 @@ struct SQLiteQueueStoreTests {
     @Test("Commits leave the WAL alone; a background checkpoint moves its pages into the file")
     func backgroundCheckpoint() async throws {
         // Given: a file store, its migrations committed to the WAL
-        let (path, remove) = try Self.temporaryPath()
+        let (path, remove) = try temporaryDatabasePath()
         defer { remove() }
         let store = try SQLiteQueueStore(path: path)
         defer { try? store.close() }
@@ -68,7 +66,7 @@ struct SQLiteQueueStoreTests {
     @Test("Past its limit, the WAL starts again from its beginning, however steady the writes")
     func walStartsAgain() async throws {
         // Given: a store whose WAL should start again past 40 pages
-        let (path, remove) = try Self.temporaryPath()
+        let (path, remove) = try temporaryDatabasePath()
         defer { remove() }
         let store = try SQLiteQueueStore(path: path, settings: QueueSettings(), restartFrames: 40)
         defer { try? store.close() }
@@ -94,22 +92,14 @@ struct SQLiteQueueStoreTests {
         return header.suffix(4).reduce(0) { $0 << 8 | UInt32($1) }
     }
 
-    private static func temporaryPath() throws -> (path: String, remove: () -> Void) {
-        let directory = FileManager.default.temporaryDirectory.appending(path: "alertd-wal-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        return (directory.appending(path: "queue.sqlite").path, { try? FileManager.default.removeItem(at: directory) })
-    }
-
     private static func size(_ path: String) throws -> Int {
         try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? 0
     }
 
     @Test("Opening a file that is not a database fails")
     func notADatabase() throws {
-        let directory = FileManager.default.temporaryDirectory.appending(path: "alertd-bad-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let path = directory.appending(path: "queue.sqlite").path
+        let (path, remove) = try temporaryDatabasePath()
+        defer { remove() }
         try Data(repeating: 0x41, count: 4096).write(to: URL(filePath: path))
         #expect(throws: (any Error).self) { _ = try SQLiteQueueStore(path: path) }
     }

@@ -31,10 +31,8 @@ struct SQLiteSchemaTests {
     @Test("A database of the earlier schema keeps its items when it moves to the partial indexes")
     func migrationKeepsItems() async throws {
         // Given: a file migrated as far as the schema before `readThroughPartialIndexes`, with items
-        let directory = FileManager.default.temporaryDirectory.appending(path: "alertd-schema-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let path = directory.appending(path: "queue.sqlite").path
+        let (path, remove) = try temporaryDatabasePath()
+        defer { remove() }
         do {
             let store = try SQLiteQueueStore(path: path)
             _ = try await store.enqueue(alert("app/a", key: "a"), now: t0)

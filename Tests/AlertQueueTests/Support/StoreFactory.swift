@@ -26,12 +26,8 @@ struct StoreFactory: Sendable, CustomTestStringConvertible {
     }
 
     static let sqliteFile = StoreFactory(name: "sqlite", persists: true) { settings in
-        let directory = FileManager.default.temporaryDirectory.appending(path: "alertd-queue-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let path = directory.appending(path: "queue.sqlite").path
-        return StorePlace(
-            open: { try SQLiteQueueStore(path: path, settings: settings) },
-            remove: { try? FileManager.default.removeItem(at: directory) })
+        let (path, remove) = try temporaryDatabasePath()
+        return StorePlace(open: { try SQLiteQueueStore(path: path, settings: settings) }, remove: remove)
     }
 
     /// A fresh database on the test process's throwaway cluster; every store opened on it runs
