@@ -2,9 +2,9 @@
 # The render benchmark (`make bench`, run by hand; it prints figures and asserts nothing):
 # alertd (release build) against nginx serving the same bytes as a static file, both on
 # 127.0.0.1 with two workers, measured with wrk in interleaved rounds, in turn A B then B A, so
-# drift in the machine's speed hits both alike. Then cache misses beside nginx hits and 304s beside alertd hits, and
-# the queue figures (scripts/bench-queue.sh: enqueue, next -> ack cycles, memory per suspended
-# long-poll). Ratios are the median of each round's own ratio.
+# drift in the machine's speed hits both alike. Then cache misses beside nginx hits and 304s
+# beside alertd hits, and the queue figures (scripts/bench-queue.sh: enqueue, next -> ack
+# cycles, memory per suspended long-poll). Ratios are the median of each round's own ratio.
 #
 # Per run: requests/s, p50/p99 latency, errors, and the server's CPU per request from
 # /proc/PID/stat (nginx: master and workers summed). Peak RSS from VmHWM at the end.
@@ -148,7 +148,7 @@ done
 # it is compared with, so that the machine's drift between rounds hits both sides of a ratio
 # alike: nginx hit, alertd miss, alertd hit, alertd 304, and the reverse in even rounds.
 step() {  # name round
-  local r
+  local r label
   case $1 in
     nginx-beside-miss) r=$(measure "$nginx_pid" 64 "http://127.0.0.1:$NGINX_PORT/questionExit.json") label="nginx hit" ;;
     miss) r=$(measure "$alertd_pid" 64 "http://127.0.0.1:$ALERTD_PORT" -s scripts/bench/render-miss.lua) label="alertd miss" ;;
