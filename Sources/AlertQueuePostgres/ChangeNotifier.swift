@@ -80,21 +80,31 @@ final class ChangeNotifier: Sendable {
         }
     }
 
-    /// One autocommit statement: `synchronous_commit` off for its own transaction only (a
-    /// `set_config` local to it, still in force at its commit), then one `pg_notify` per session.
+    /// The statement that notifies `sessions` on `channel`, outside any transaction: it is one
+    /// of its own, with `synchronous_commit` off (a `set_config` local to it, still in force at
+    /// its commit), and one `pg_notify` per session.
+    static func statement(channel: String, sessions: [String]) -> PostgresQuery {
+        """
+        SELECT set_config('synchronous_commit', 'off', true), count(pg_notify(\(channel), s))
+        FROM unnest(\(sessions)::text[]) AS s
+        """
+    }
+
     private func send(_ sessions: [String]) async {
-        let query: PostgresQuery = """
-            SELECT set_config('synchronous_commit', 'off', true), count(pg_notify(\(channel), s))
-            FROM unnest(\(sessions)::text[]) AS s
-            """
+        let query = Self.statement(channel: channel, sessions: sessions)
         do {
             let client = client()
             let logger = logger
             _ = try await withDeadline(timeout) { try await client.query(query, logger: logger).collect() }
         } catch {
-            logger.debug(
-                "queue change notification not sent; the sweep will find the change",
-                metadata: ["error": "\(error)", "sessions": "\(sessions.count)"])
+            Self.notSent(sessions, error, logger: logger)
         }
+    }
+
+    /// Notes a notification that failed: the sweep will find the change.
+    static func notSent(_ sessions: [String], _ error: any Error, logger: Logger) {
+        logger.debug(
+            "queue change notification not sent; the sweep will find the change",
+            metadata: ["error": "\(error)", "sessions": "\(sessions.count)"])
     }
 }

@@ -7,16 +7,16 @@ import PostgresNIO
 /// (every session of the batch locked, their live items loaded, one sequence per enqueue), the
 /// policy applied in Swift to each enqueue in turn — one after another on the same items when
 /// they share a session, exactly as if they had come one by one — then one multi-row insert (and
-/// an update per item the policy changed), `COMMIT`, the NOTIFYs, and the answers.
+/// an update per item the policy changed), `COMMIT`, the NOTIFY of the changed sessions on the
+/// same connection, and the answers.
 extension PostgresQueueStore {
     /// Runs `batch` and answers every member once: its result or refusal (queue full) after the
     /// commit; the store's error when the transaction failed.
     func runEnqueueBatch(_ batch: [EnqueueBatcher.Pending], seeingLiveItems: Bool = true) async {
         do {
-            let (outcomes, changed) = try await perform { connection in
+            let outcomes = try await perform { connection in
                 try await self.enqueueBatch(batch.map { ($0.item, $0.now) }, seeingLiveItems: seeingLiveItems, on: connection)
             }
-            await notifier.notify(sessions: changed)
             for (member, outcome) in zip(batch, outcomes) { member.answer.resume(with: outcome) }
         } catch is BatchRunsAlone {
             await withTaskGroup(of: Void.self) { group in
@@ -38,16 +38,18 @@ extension PostgresQueueStore {
         }
     }
 
-    /// The batch's transaction: each member's outcome, in order, and the sessions changed.
+    /// The batch's transaction and its NOTIFY: each member's outcome, in order.
     ///
-    /// Two waits, not four: `BEGIN` goes out ahead of `lock_sessions`, and the writes ahead of
-    /// `COMMIT` (postgres-nio sends a connection's queries in order, each once the one before is
-    /// answered, without coming back here in between). An insert that meets a live dedupe key
-    /// the load did not show fails the transaction (its `COMMIT` then ends it as a rollback),
-    /// and the batch runs again one by one.
+    /// Two waits for five statements: `BEGIN` goes out ahead of `lock_sessions`, and the writes and
+    /// `COMMIT` ahead of the NOTIFY (postgres-nio sends a connection's queries in order, each
+    /// once the one before is answered, without coming back here in between). The NOTIFY runs
+    /// after the `COMMIT`, so a listener woken by it sees the batch; it goes out even if the
+    /// `COMMIT` turns out a rollback, a wake-up for nothing that costs a listener one look.
+    /// An insert that meets a live dedupe key the load did not show fails the transaction (its
+    /// `COMMIT` then ends it as a rollback), and the batch runs again one by one.
     private func enqueueBatch(
         _ writes: [(item: NewItem, now: Date)], seeingLiveItems: Bool, on connection: PostgresConnection
-    ) async throws -> ([Result<EnqueueResult, any Error>], changed: [String]) {
+    ) async throws -> [Result<EnqueueResult, any Error>] {
         let sessions = Array(Set(writes.map(\.item.session)))
         let ahead = StatementsAhead(connection: connection, logger: logger)
         ahead.send("BEGIN")
@@ -65,14 +67,31 @@ extension PostgresQueueStore {
             _ = try? await connection.query("ROLLBACK", logger: logger)
             throw error
         }
-        try await connection.query("COMMIT", logger: logger)
+        let changed = decided.all.filter(\.hasChanges).map(\.session)
+        if changed.isEmpty {
+            try await connection.query("COMMIT", logger: logger)
+        } else {
+            ahead.send("COMMIT")
+            await notify(changed, on: connection)
+        }
         do {
             // A write that failed made the COMMIT a rollback.
             try ahead.check()
         } catch let error as PSQLError where error.isUniqueViolation {
             throw BatchRunsAlone()
         }
-        return (decided.outcomes, decided.all.filter(\.hasChanges).map(\.session))
+        return decided.outcomes
+    }
+
+    /// NOTIFYs `sessions` on `connection`, outside a transaction. A notification is a hint, not
+    /// a record: one lost is found by the sweep (see `ChangeNotifier`), so a failure is logged
+    /// and swallowed.
+    private func notify(_ sessions: [String], on connection: PostgresConnection) async {
+        do {
+            try await connection.query(ChangeNotifier.statement(channel: options.channel, sessions: sessions), logger: logger)
+        } catch {
+            ChangeNotifier.notSent(sessions, error, logger: logger)
+        }
     }
 
     /// The policy applied to each enqueue in turn, on the items `lock_sessions` returned (none

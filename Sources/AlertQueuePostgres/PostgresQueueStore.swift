@@ -10,8 +10,9 @@ import Locking
 /// database itself: the writes of a session queue up behind a lock on its `alertd.sessions`
 /// row, `next` claims with `FOR UPDATE SKIP LOCKED`, and partial unique indexes allow one live
 /// item per dedupe key and one presenting modal and toast per session. Every write that changes
-/// a session NOTIFYs `options.channel` with the session id once it committed (`ChangeNotifier`);
-/// `listen(_:)` hears it on every instance.
+/// a session NOTIFYs `options.channel` with the session id once it committed (a batch of
+/// enqueues on its own connection, right behind its `COMMIT`; the other writes through
+/// `ChangeNotifier`); `listen(_:)` hears it on every instance.
 ///
 /// The owner runs the store: `run()` drives the pool and must stay running while the store is
 /// used (cancel it to close the store); `listen(_:)` runs beside it when wake-ups are wanted.
