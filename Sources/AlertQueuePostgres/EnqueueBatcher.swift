@@ -6,11 +6,14 @@ import Locking
 /// one to insert, one commit for many callers (group commit, as the SQLite store's
 /// `WriteBatcher` does for its writes).
 ///
-/// A caller that finds fewer than `limit` batches running starts one at once with whatever is
-/// waiting, so an enqueue alone is not delayed; otherwise it waits for the next batch, which
-/// starts as soon as one of the running ones ends and takes everything that gathered meanwhile.
-/// Batches that run at once may share sessions: each locks its sessions in sorted order, so they
-/// take turns rather than deadlock. Every caller is answered only after its batch committed.
+/// A caller that finds no batch running starts one at once with whatever is waiting, so an
+/// enqueue alone is not delayed. While batches run, another starts beside them (up to `limit`)
+/// only once `overlapAt` enqueues wait: a batch costs its round trips and a commit whatever its
+/// size, so a second one is worth running only when it has enough to carry. Otherwise the
+/// callers wait for the next batch, which starts as soon as a running one ends and takes
+/// everything that gathered meanwhile. Batches that run at once may share sessions: each locks
+/// its sessions in sorted order, so they take turns rather than deadlock. Every caller is
+/// answered only after its batch committed.
 final class EnqueueBatcher: Sendable {
     /// One enqueue waiting for its batch.
     struct Pending: Sendable {
@@ -28,11 +31,14 @@ final class EnqueueBatcher: Sendable {
     private let limit: Int
     /// The most enqueues in one batch.
     private let size: Int
+    /// The enqueues that must be waiting for a batch to start while another runs.
+    private let overlapAt: Int
     private let state = Locked(State())
 
-    init(limit: Int, size: Int = 256) {
+    init(limit: Int, size: Int = 256, overlapAt: Int = 1) {
         self.limit = max(limit, 1)
         self.size = max(size, 1)
+        self.overlapAt = max(overlapAt, 1)
     }
 
     /// Queues `item` for a batch run by `run`, and returns its outcome once that batch ends.
@@ -43,7 +49,9 @@ final class EnqueueBatcher: Sendable {
         try await withCheckedThrowingContinuation { continuation in
             let batch = state.withLock { state -> [Pending]? in
                 state.pending.append(Pending(item: item, now: now, answer: continuation))
-                guard state.running < limit else { return nil }
+                guard state.running == 0 || (state.running < limit && state.pending.count >= overlapAt) else {
+                    return nil
+                }
                 state.running += 1
                 return take(from: &state)
             }
@@ -65,6 +73,9 @@ final class EnqueueBatcher: Sendable {
             }
         }
     }
+
+    /// The enqueues waiting for a batch (for tests).
+    var waiting: Int { state.withLock { $0.pending.count } }
 
     private func take(from state: inout State) -> [Pending] {
         let count = min(state.pending.count, size)

@@ -80,7 +80,10 @@ public final class PostgresQueueStore: QueueStore {
         // Two batches in flight: one commits while the next gathers and loads. More, smaller
         // batches measured slower (each costs its round trips and a commit): 3,500/s with one or
         // two, 2,400/s with five, 2,050/s with eight (scripts/bench-postgres.sh, 32 connections).
-        self.enqueues = EnqueueBatcher(limit: min(2, options.maximumConnections))
+        // The second starts only once 16 enqueues wait: four side-by-side pairs, 5,200-5,300/s
+        // with a second batch for any one waiting, 5,300-6,100/s this way, with 12 % less CPU per
+        // enqueue in alertd and in PostgreSQL; 10 measured the same, 24 kept a core idle.
+        self.enqueues = EnqueueBatcher(limit: min(2, options.maximumConnections), overlapAt: 16)
         self.notifier = ChangeNotifier(
             channel: options.channel, timeout: min(options.requestTimeout, .seconds(1)), logger: self.logger,
             client: { pool.client })
