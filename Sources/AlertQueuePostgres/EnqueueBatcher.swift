@@ -33,12 +33,15 @@ final class EnqueueBatcher: Sendable {
     private let size: Int
     /// The enqueues that must be waiting for a batch to start while another runs.
     private let overlapAt: Int
+    /// Where batches run: Swift's shared pool unless given (tests give threads of their own).
+    private let executor: (any TaskExecutor)?
     private let state = Locked(State())
 
-    init(limit: Int, size: Int = 256, overlapAt: Int = 1) {
+    init(limit: Int, size: Int = 256, overlapAt: Int = 1, executor: (any TaskExecutor)? = nil) {
         self.limit = max(limit, 1)
         self.size = max(size, 1)
         self.overlapAt = max(overlapAt, 1)
+        self.executor = executor
     }
 
     /// Queues `item` for a batch run by `run`, and returns its outcome once that batch ends.
@@ -56,7 +59,7 @@ final class EnqueueBatcher: Sendable {
                 return take(from: &state)
             }
             if let batch {
-                Task { await self.drain(first: batch, run: run) }
+                Task(executorPreference: executor) { await self.drain(first: batch, run: run) }
             }
         }
     }

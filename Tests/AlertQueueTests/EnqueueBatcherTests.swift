@@ -12,14 +12,14 @@ struct EnqueueBatcherTests {
     @Test("An enqueue alone starts a batch at once; a few that come while it runs wait and go together")
     func fewWaitForTheRunningBatch() async throws {
         // Given: a batch running for the first enqueue
-        let batcher = EnqueueBatcher(limit: 2, overlapAt: 3)
+        let batcher = EnqueueBatcher(limit: 2, overlapAt: 3, executor: OwnThread())
         let transactions = HeldBatches()
         defer { transactions.endAll() }
-        let first = Task { try await batcher.enqueue(alert("app/0"), now: t0, run: transactions.run) }
+        let first = enqueueing("app/0", through: batcher, held: transactions)
         #expect(await transactions.wait { $0 == [1] })
         // When: two come while it runs, fewer than `overlapAt`
         let later = (1...2).map { index in
-            Task { try await batcher.enqueue(alert("app/\(index)"), now: t0, run: transactions.run) }
+            enqueueing("app/\(index)", through: batcher, held: transactions)
         }
         #expect(await eventually { batcher.waiting == 2 })
         // Then: they start no batch of their own, but go together once the first one ends
@@ -34,20 +34,20 @@ struct EnqueueBatcherTests {
     @Test("Once `overlapAt` enqueues wait, a second batch runs beside the first, and no more than `limit`")
     func enoughWaitingStartAnotherBatch() async throws {
         // Given: a batch running
-        let batcher = EnqueueBatcher(limit: 2, overlapAt: 3)
+        let batcher = EnqueueBatcher(limit: 2, overlapAt: 3, executor: OwnThread())
         let transactions = HeldBatches()
         defer { transactions.endAll() }
-        var tasks = [Task { try await batcher.enqueue(alert("app/0"), now: t0, run: transactions.run) }]
+        var tasks = [enqueueing("app/0", through: batcher, held: transactions)]
         #expect(await transactions.wait { $0 == [1] })
         // When: three come while it runs
         for index in 1...3 {
-            tasks.append(Task { try await batcher.enqueue(alert("app/\(index)"), now: t0, run: transactions.run) })
+            tasks.append(enqueueing("app/\(index)", through: batcher, held: transactions))
         }
         // Then: they run as a second batch before the first ends
         #expect(await transactions.wait { $0 == [1, 3] })
         // And when three more come with two batches running, they wait for one to end
         for index in 4...6 {
-            tasks.append(Task { try await batcher.enqueue(alert("app/\(index)"), now: t0, run: transactions.run) })
+            tasks.append(enqueueing("app/\(index)", through: batcher, held: transactions))
         }
         #expect(await eventually { batcher.waiting == 3 })
         #expect(transactions.sizes == [1, 3])
@@ -56,6 +56,13 @@ struct EnqueueBatcherTests {
         transactions.endAll()
         for task in tasks { _ = try await task.value }
     }
+}
+
+/// An enqueue of `id` through `batcher`, in a task on a thread of its own (see `eventually`).
+private func enqueueing(
+    _ id: String, through batcher: EnqueueBatcher, held transactions: HeldBatches
+) -> Task<EnqueueResult, any Error> {
+    Task(executorPreference: OwnThread()) { try await batcher.enqueue(alert(id), now: t0, run: transactions.run) }
 }
 
 /// Batches handed to the batcher's `run`, each held until `endNext()` answers its members (with
@@ -106,15 +113,17 @@ private final class HeldBatches: Sendable {
         for continuation in held { continuation.resume() }
     }
 
-    /// Waits (up to 10 s) until the sizes of the batches started so far satisfy `condition`.
+    /// Waits (up to 60 s) until the sizes of the batches started so far satisfy `condition`.
     func wait(until condition: @escaping @Sendable ([Int]) -> Bool) async -> Bool {
         await eventually { condition(self.sizes) }
     }
 }
 
-/// Polls `condition` every millisecond for up to 10 s; whether it came true.
+/// Polls `condition` every millisecond for up to 60 s; whether it came true. The batches and
+/// enqueues run on threads of their own, but this test's body runs in Swift's shared pool, which
+/// tests beside it may keep busy for seconds: then the last look, once it runs again, decides.
 private func eventually(_ condition: @escaping @Sendable () -> Bool) async -> Bool {
-    let deadline = ContinuousClock.now + .seconds(10)
+    let deadline = ContinuousClock.now + .seconds(60)
     while ContinuousClock.now < deadline {
         if condition() { return true }
         try? await Task.sleep(for: .milliseconds(1))

@@ -69,13 +69,3 @@ struct WriteBatcherTests {
         #expect(try await queue.read { db in try Int.fetchAll(db, sql: "SELECT x FROM t") } == [2])
     }
 }
-
-/// Runs a task's jobs on a serial dispatch queue of its own, outside Swift's shared pool.
-private final class OwnThread: TaskExecutor {
-    private let queue = DispatchQueue(label: "alertd.tests.own-thread")
-
-    func enqueue(_ job: consuming ExecutorJob) {
-        let job = UnownedJob(job)
-        queue.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
-    }
-}
