@@ -135,13 +135,24 @@ extension ItemRecord {
             }
         }
 
+        /// The query's arguments for `session`.
+        func arguments(session: String) -> StatementArguments {
+            switch self {
+            case .live: [session]
+            case .listed: [session, session]
+            }
+        }
+
         private static let liveSQL = "\(liveSelect) ORDER BY sequence"
         private static let listedSQL = """
             \(liveSelect) UNION ALL SELECT \(selection) FROM items WHERE session = ? AND state = 'dead' ORDER BY sequence
             """
-        private static let liveSelect =
-            "SELECT \(selection) FROM items WHERE session = ? AND state IN ('queued', 'presenting')"
+        private static let liveSelect = "SELECT \(selection) FROM items WHERE session = ? AND \(liveCondition)"
     }
+
+    /// The WHERE of the partial index `items_live_dedupe`, word for word: SQLite reads a query
+    /// through a partial index only when the query repeats it.
+    private static let liveCondition = "state IN ('queued', 'presenting')"
 
     /// The session's items in `scope`, oldest first. Each part is read through its partial
     /// index: the live items through `items_live_dedupe`, whose WHERE these queries repeat word
@@ -151,8 +162,9 @@ extension ItemRecord {
         _ db: Database, session: String, scope: Scope, contents: ContentCache
     ) throws -> [QueueItem] {
         let statement = try db.cachedStatement(sql: scope.sql)
-        let arguments: StatementArguments = scope == .live ? [session] : [session, session]
-        return try ItemRecord.fetchAll(statement, arguments: arguments).map { try $0.item(contents: contents) }
+        return try ItemRecord.fetchAll(statement, arguments: scope.arguments(session: session)).map {
+            try $0.item(contents: contents)
+        }
     }
 
     /// Whether the session has a queued or presenting item (`items_live_dedupe` answers it).
@@ -160,7 +172,7 @@ extension ItemRecord {
         try Bool.fetchOne(db.cachedStatement(sql: hasLiveSQL), arguments: [session]) ?? false
     }
 
-    static let hasLiveSQL = "SELECT EXISTS (SELECT 1 FROM items WHERE session = ? AND state IN ('queued', 'presenting'))"
+    static let hasLiveSQL = "SELECT EXISTS (SELECT 1 FROM items WHERE session = ? AND \(liveCondition))"
 
     /// One item of the session.
     static func fetch(
