@@ -75,8 +75,6 @@ struct RenderedAlerts: Sendable {
         let json: SharedBytes
         /// The strong entity tag of `json`, quoted (see `EntityTag.strong(for:)`).
         let etag: String
-        /// Every action by the id the client acknowledges with.
-        let actions: [String: AlertActionType]
         /// The render endpoint's answer, headers and all, made once: a cache hit only sends it.
         let response: CacheableResponse
 
@@ -85,7 +83,6 @@ struct RenderedAlerts: Sendable {
             let json = try OrderedJSONEncoder().encode(spec)
             self.json = SharedBytes(json)
             self.etag = EntityTag.strong(for: json)
-            self.actions = Self.actions(of: spec.body)
             self.response = CacheableResponse(
                 json: self.json, etag: etag, cacheControl: cacheControl,
                 extra: ["Content-Language": spec.locale, "Vary": "Accept-Language"])
@@ -99,19 +96,23 @@ struct RenderedAlerts: Sendable {
             return try Rendering(spec: spec, cacheControl: response.cacheControl)
         }
 
-        private static func actions(of body: AlertSpec.Body) -> [String: AlertActionType] {
-            var actions: [String: AlertActionType] = [:]
-            switch body {
-            case .alert(let dialog): for action in dialog.actions { actions[action.id] = action.action }
-            case .sheet(let sheet): for action in sheet.options + [sheet.cancel] { actions[action.id] = action.action }
+        /// The action the client acknowledges with `id` (a button's id; for cards,
+        /// `<page>.action` or `<page>.alternative`), or nil when the alert has none such.
+        ///
+        /// Looked up when an item is acknowledged, not kept: a rendering is made far more often
+        /// than acknowledged (every cache miss), and an alert has a handful of actions.
+        func action(_ id: String) -> AlertActionType? {
+            switch spec.body {
+            case .alert(let dialog): return dialog.actions.first { $0.id == id }?.action
+            case .sheet(let sheet): return (sheet.options + [sheet.cancel]).first { $0.id == id }?.action
             case .card(let card):
                 for page in card.pages {
-                    if let button = page.actionButton { actions[page.id + ".action"] = button.action }
-                    if let button = page.alternativeButton { actions[page.id + ".alternative"] = button.action }
+                    if id == page.id + ".action", let button = page.actionButton { return button.action }
+                    if id == page.id + ".alternative", let button = page.alternativeButton { return button.action }
                 }
-            case .hud, .toast: break
+                return nil
+            case .hud, .toast: return nil
             }
-            return actions
         }
     }
 

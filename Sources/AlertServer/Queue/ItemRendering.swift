@@ -22,8 +22,7 @@ enum ItemRendering {
     /// `<page>.action` or `<page>.alternative`), or nil for any other action. 422 for an action
     /// the item does not have.
     static func chain(of item: QueueItem, action: String, alerts: RenderedAlerts) throws -> NewItem? {
-        let actions = try rendering(of: item, locale: nil, acceptLanguage: nil, alerts: alerts).actions
-        guard let picked = actions[action] else {
+        guard let picked = try rendering(of: item, locale: nil, acceptLanguage: nil, alerts: alerts).action(action) else {
             throw APIError.invalidRequest([SpecIssue(pointer: "/action", code: "unknown-action", message: "This alert has no action \"\(action)\".")])
         }
         guard case .next(let alert, let parameters) = picked else { return nil }
