@@ -28,6 +28,28 @@ struct ValidationShortcutTests {
         #expect(URLScheme.end(of: url) == URLScheme.endByCharacters(of: url))
     }
 
+    @Test("a URL checked again, from the memo of passed ones, gets the same answer as the first time")
+    func checkedURLs() {
+        // Twice each, plus the same with a long tail, some over the length limit
+        let urls = Self.urls + Self.urls.map { $0 + String(repeating: "a", count: SpecLimits.url - 4) }
+        func issues(_ url: String) -> [String] {
+            var checker = SpecChecker()
+            checker.url("/url", url)
+            return checker.errors.map(\.code)
+        }
+        let first = urls.map(issues)
+        #expect(first.contains([]) && first.contains(["invalid-url"]) && first.contains(["forbidden-scheme"]))
+        #expect(urls.map(issues) == first)
+    }
+
+    @Test("the memo of checked URLs stays within its capacity and empties when full")
+    func checkedURLsBounded() {
+        let memo = CheckedURLs(capacity: 4)
+        for index in 0..<10 { memo.insert("app://\(index)") }
+        #expect(memo.contains("app://9") && !memo.contains("app://5"))
+        #expect((0..<10).filter { memo.contains("app://\($0)") }.count <= 4)
+    }
+
     @Test("a repeated id is found among few ids and among many, where the set takes over")
     func seenIDs() {
         for count in [3, SeenIDs.listed, SeenIDs.listed + 1, 4 * SeenIDs.listed] {

@@ -3,6 +3,7 @@ import Foundation
 extension SpecChecker {
     /// A URL that parses and uses https, http or an app's own scheme.
     mutating func url(_ pointer: @autoclosure () -> String, _ value: String) {
+        if CheckedURLs.shared.contains(value) { return }
         guard value.utf8.count <= SpecLimits.url else {
             return error(pointer(), "invalid-url", "The URL is longer than \(SpecLimits.url) bytes.")
         }
@@ -14,8 +15,39 @@ extension SpecChecker {
             return error(pointer(), "forbidden-scheme", "URLs with the scheme \"\(scheme):\" are not allowed.")
         }
         if (scheme == "http" || scheme == "https"), components.host?.isEmpty ?? true {
-            error(pointer(), "invalid-url", "\"\(value)\" has no host.")
+            return error(pointer(), "invalid-url", "\"\(value)\" has no host.")
         }
+        CheckedURLs.shared.insert(value)
+    }
+}
+
+/// URLs that passed `url(_:_:)`, kept so the next check of the same text skips parsing it.
+///
+/// Rendered alerts carry the same few links again and again (a catalog's deep links), and
+/// `URLComponents` parsing was most of validating a rendered alert. Bounded: when full, it is
+/// emptied and fills again with the links in use.
+final class CheckedURLs: @unchecked Sendable {
+    static let shared = CheckedURLs(capacity: 512)
+
+    private let lock = NSLock()
+    private var urls: Set<String> = []
+    private let capacity: Int
+
+    init(capacity: Int) {
+        self.capacity = capacity
+    }
+
+    func contains(_ url: String) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return urls.contains(url)
+    }
+
+    func insert(_ url: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        if urls.count >= capacity { urls.removeAll(keepingCapacity: true) }
+        urls.insert(url)
     }
 }
 

@@ -41,8 +41,10 @@ public struct SpecValidator: Sendable {
 
     /// Checks buttons as one group (ids unique) and keeps only the last primary.
     func check(_ actions: inout [AlertSpec.Action], at pointer: String, _ checker: inout SpecChecker, idsSeen: inout SeenIDs) {
-        for index in actions.indices {
-            check(actions[index], at: "\(pointer)/\(index)", &checker, idsSeen: &idsSeen)
+        // Read, not modified: `actions[index]` on the inout array went through its modify
+        // accessor, which copied the whole array when the draft still shared it.
+        for (index, action) in actions.enumerated() {
+            check(action, at: "\(pointer)/\(index)", &checker, idsSeen: &idsSeen)
         }
         guard let last = actions.lastIndex(where: { $0.role == .primary }) else { return }
         for index in actions.indices[..<last] where actions[index].role == .primary {
