@@ -39,24 +39,53 @@ struct QueueList: Encodable {
     var items: [ItemView]
 }
 
-struct Enqueued: Encodable {
+// The answers of enqueue, next and ack, the queue's busiest, also write themselves
+// (`JSONObjectWritable`): the same bytes as their `Encodable` form (QueueViewEncodingTests),
+// without the `Encoder` protocol's boxes, into a buffer their size.
+
+struct Enqueued: Encodable, JSONObjectWritable {
     var ticket: String
     var position: Int
     var duplicate: Bool
+
+    func writeJSONMembers(to output: inout JSONOutput) {
+        output.member("ticket", ticket)
+        output.member("position", position)
+        output.member("duplicate", duplicate)
+    }
+
+    var jsonCapacity: Int { 64 + ticket.utf8.count }
 }
 
-struct Delivery: Encodable {
+struct Delivery: Encodable, JSONObjectWritable {
     var ticket: String
     /// The rendered `AlertSpec`, encoded once and kept (see `RenderedAlerts`).
     var spec: EncodedJSON
     var deliveries: Int
+
+    func writeJSONMembers(to output: inout JSONOutput) {
+        output.member("ticket", ticket)
+        output.key("spec")
+        output.write(spec)
+        output.member("deliveries", deliveries)
+    }
+
+    var jsonCapacity: Int { 64 + ticket.utf8.count + spec.bytes.count }
 }
 
-struct Acknowledged: Encodable {
+struct Acknowledged: Encodable, JSONObjectWritable {
     var ticket: String
     var state: ItemState
     /// The ticket of the alert a `next` action queued, if any.
     var chained: String?
+
+    func writeJSONMembers(to output: inout JSONOutput) {
+        output.member("ticket", ticket)
+        output.member("state", state.rawValue)
+        output.memberIfPresent("chained", chained)
+    }
+
+    var jsonCapacity: Int { 64 + 2 * ticket.utf8.count }
 }
 
 struct Cancelled: Encodable {

@@ -66,6 +66,8 @@ public struct JSONOutput {
     }
 
     public mutating func write(_ string: String) { JSONWriter.writeQuoted(string, to: &bytes) }
+    /// JSON this encoder already wrote, as it is.
+    public mutating func write(_ json: EncodedJSON) { bytes.append(contentsOf: json.bytes) }
     public mutating func write(_ int: Int) { JSONOutput.append(Int64(int), to: &bytes) }
     public mutating func write(_ bool: Bool) { JSONOutput.append(bool, to: &bytes) }
     public mutating func writeNull() { bytes.append(contentsOf: "null".utf8) }

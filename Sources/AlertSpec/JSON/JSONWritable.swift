@@ -18,6 +18,14 @@
 public protocol JSONWritable {
     /// Appends the value's JSON to `output`. Throws for what JSON cannot hold (a non-finite number).
     func writeJSON(to output: inout JSONOutput) throws
+
+    /// About how many bytes the value's JSON takes: `OrderedJSONEncoder` starts its output with
+    /// that much room. 2 KiB unless a type says otherwise (a spec takes about 1.3).
+    var jsonCapacity: Int { get }
+}
+
+extension JSONWritable {
+    public var jsonCapacity: Int { 2048 }
 }
 
 /// A value whose JSON form is an object, whose members can also be written into an enclosing

@@ -30,7 +30,8 @@ public struct OrderedJSONEncoder: Sendable {
     /// `writable`'s bytes; when its writer throws (a non-finite number), `value` streamed, for the
     /// error with its coding path, which the writer does not keep.
     private func write(_ writable: some JSONWritable, else value: some Encodable) throws -> [UInt8] {
-        var output = JSONOutput()
+        // Room for the whole value at once: growing the array on the way copies what was written.
+        var output = JSONOutput(capacity: writable.jsonCapacity)
         do {
             try writable.writeJSON(to: &output)
         } catch {
@@ -60,7 +61,7 @@ public struct OrderedJSONEncoder: Sendable {
 /// let spec = EncodedJSON(try OrderedJSONEncoder().encode(alertSpec))
 /// let bytes = try OrderedJSONEncoder().encode(["spec": spec])   // {"spec":{…}}
 /// ```
-public struct EncodedJSON: Encodable, Sendable, Hashable {
+public struct EncodedJSON: Encodable, JSONWritable, Sendable, Hashable {
     /// UTF-8 JSON, as `OrderedJSONEncoder.encode` returned it.
     public let bytes: [UInt8]
 
@@ -72,4 +73,7 @@ public struct EncodedJSON: Encodable, Sendable, Hashable {
         throw EncodingError.invalidValue(
             self, .init(codingPath: encoder.codingPath, debugDescription: "EncodedJSON is written by OrderedJSONEncoder only."))
     }
+
+    public func writeJSON(to output: inout JSONOutput) { output.write(self) }
+    public var jsonCapacity: Int { bytes.count }
 }
