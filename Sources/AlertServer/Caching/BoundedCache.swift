@@ -29,7 +29,7 @@ final class BoundedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     /// A key with its hash worked out once: a lookup and an insert hash it once, not once per
     /// dictionary they touch (a rendering's key holds a dictionary of parameters, and hashing
     /// one hashes each of its entries apart).
-    private struct Hashed: Hashable, @unchecked Sendable {
+    private struct Hashed: Hashable, Sendable {
         let key: Key
         let hash: Int
 
