@@ -147,13 +147,14 @@ struct RenderedAlerts: Sendable {
     /// are a dictionary, so their order in a query does not matter.
     func rendering(of type: String, in catalog: any AlertCatalog, _ parameters: [String: ParameterValue], locale: String) throws -> Rendering {
         let key = RenderKey(catalog: catalog.name, type: type, parameters: parameters, locale: locale)
-        if let cached = renderings.value(for: key) {
-            metrics?.renderCacheHit()
-            return cached
+        // `orMake` hashes the key once for the lookup and the insert of a miss.
+        var missed = false
+        let rendering = try renderings.value(for: key) {
+            missed = true
+            metrics?.renderCacheMiss()
+            return try Rendering(spec: catalog.render(type: type, parameters: parameters, locale: locale), cacheControl: cacheControl)
         }
-        metrics?.renderCacheMiss()
-        let rendering = try Rendering(spec: catalog.render(type: type, parameters: parameters, locale: locale), cacheControl: cacheControl)
-        renderings.insert(rendering, for: key)
+        if !missed { metrics?.renderCacheHit() }
         return rendering
     }
 
