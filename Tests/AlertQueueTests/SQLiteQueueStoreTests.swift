@@ -28,6 +28,49 @@ struct SQLiteQueueStoreTests {
         #expect(try await store.items(session: session, now: t0).count == 1)
     }
 
+    @Test("Enqueues through two stores on one file, in turn, are delivered in the order they came")
+    func sequencesAcrossStores() async throws {
+        // Given: two stores on one file
+        let (path, remove) = try temporaryDatabasePath()
+        defer { remove() }
+        let stores = [try SQLiteQueueStore(path: path), try SQLiteQueueStore(path: path)]
+        defer { for store in stores { try? store.close() } }
+        // When: the stores take turns, two enqueues each
+        var tickets: [String] = []
+        for (index, turn) in [0, 1, 1, 0, 0, 1, 1, 0].enumerated() {
+            tickets.append(try await stores[turn].enqueue(alert("app/a\(index)"), now: at(Double(index))).item.ticket)
+        }
+        // Then: the listing, in delivery order, is the enqueue order, and the sequences increase
+        let listed = try await stores[0].items(session: session, now: at(8))
+        #expect(listed.map(\.ticket) == tickets)
+        #expect(listed.map(\.sequence) == listed.map(\.sequence).sorted())
+        #expect(Set(listed.map(\.sequence)).count == 8)
+    }
+
+    @Test("Enqueues that share a batch take distinct sequences, and the next transaction counts on from them")
+    func sequencesWithinBatches() async throws {
+        // Given
+        let (path, remove) = try temporaryDatabasePath()
+        defer { remove() }
+        let store = try SQLiteQueueStore(path: path)
+        defer { try? store.close() }
+        // When: 64 enqueues at once (they share batches), then one more
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for index in 0..<64 {
+                group.addTask { _ = try await store.enqueue(alert("app/a", in: "s\(index)"), now: t0) }
+            }
+            try await group.waitForAll()
+        }
+        let last = try await store.enqueue(alert("app/a", in: "s0", key: "last"), now: at(1))
+        // Then
+        var sequences: [Int64] = []
+        for index in 0..<64 {
+            sequences += try await store.items(session: "s\(index)", now: at(1)).map(\.sequence)
+        }
+        #expect(Set(sequences).count == 65)
+        #expect(last.item.sequence == sequences.max())
+    }
+
     @Test("The file store writes ahead to a WAL file")
     func walMode() async throws {
         // Given

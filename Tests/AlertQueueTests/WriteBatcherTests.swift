@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import GRDB
 import Locking
 import Testing
@@ -67,5 +68,49 @@ struct WriteBatcherTests {
         }
         try await batcher.write { db in try db.execute(sql: "INSERT INTO t VALUES (2)") }
         #expect(try await queue.read { db in try Int.fetchAll(db, sql: "SELECT x FROM t") } == [2])
+    }
+
+    @Test("An idle writer runs a write on its caller's thread, unless the write may not run inline")
+    func inlineOrOnTheWriter() async throws {
+        let queue = try DatabaseQueue()
+        let batcher = WriteBatcher(writer: queue)
+        let threads = try await Task(executorPreference: OwnThread()) {
+            let caller = pthread_self()
+            let inline = try await batcher.write { _ in pthread_self() }
+            let handedOff = try await batcher.write(mayRunInline: false) { _ in pthread_self() }
+            return (caller: caller, inline: inline, handedOff: handedOff)
+        }.value
+        #expect(pthread_equal(threads.caller, threads.inline) != 0)
+        #expect(pthread_equal(threads.caller, threads.handedOff) == 0)
+    }
+
+    @Test("A batch whose transaction cannot begin answers every one of its writes")
+    func batchThatCannotBegin() async throws {
+        // Given: a closed database, where no transaction begins
+        let queue = try DatabaseQueue()
+        let batcher = WriteBatcher(writer: queue)
+        try queue.close()
+        // When: writes that wait for the writer, as enqueues do (in tasks left to themselves, so
+        // that a write never answered fails the test below instead of hanging it; on a thread of
+        // their own, as Swift's shared pool may be kept busy by tests running beside this one)
+        let answers = Locked<[Result<Void, any Error>]>([])
+        for _ in 0..<3 {
+            Task(executorPreference: OwnThread()) {
+                let answer: Result<Void, any Error>
+                do {
+                    answer = .success(try await batcher.write(mayRunInline: false) { _ in })
+                } catch {
+                    answer = .failure(error)
+                }
+                answers.withLock { $0.append(answer) }
+            }
+        }
+        // Then: each is answered with the database's error, none is left waiting
+        let deadline = ContinuousClock.now + .seconds(20)
+        while answers.withLock({ $0.count }) < 3, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        let answered = answers.withLock { $0 }
+        #expect(answered.count == 3)
+        #expect(answered.allSatisfy { if case .failure(let error) = $0 { error is DatabaseError } else { false } })
+        #expect(batcher.backlog == 0)
     }
 }

@@ -1,8 +1,9 @@
 import GRDB
 import Locking
 
-/// Runs the store's writes: at once on the calling thread when no other write is under way,
-/// else grouped with the other waiting writes into one transaction (group commit).
+/// Runs the store's writes: at once on the calling thread when no other write is under way and
+/// the write may run there, else grouped with the other waiting writes into one transaction
+/// (group commit).
 ///
 /// - **Alone** (the usual case at light load), a write enters GRDB's writer with
 ///   `dispatch_sync`, which runs it on the calling thread: no hand-off to another thread and
@@ -11,21 +12,24 @@ import Locking
 ///   writer: the batch runs on the writer's thread in one IMMEDIATE transaction, each write in
 ///   its own savepoint (its failure undoes only itself), and every caller is answered only after
 ///   the shared commit — one commit for many requests.
+/// - **A write that may not run inline** always joins the batch, even when the writer is idle.
+///   An inline write holds the HTTP worker thread that runs it, and with it every other
+///   connection of that thread, for the whole transaction (see `SQLiteQueueStore.enqueue`).
 ///
 /// Neither way wraps a write in more than that: a write that fails is undone whole, by its
 /// transaction or its savepoint.
 ///
 /// Either way "acknowledged means committed": a write returns after its transaction commits.
 final class WriteBatcher: Sendable {
-    /// How a write ends once the batch's transaction is settled.
-    private struct Settlement: Sendable {
-        /// The batch committed: answer with the write's own outcome.
-        let committed: @Sendable () -> Void
-        /// The batch's commit failed: nothing of it is stored.
+    /// A write waiting for its batch.
+    private struct Write: Sendable {
+        /// Runs the write in its own savepoint of the batch's transaction, and returns how to
+        /// answer it once that transaction has committed: with the write's own outcome.
+        let run: @Sendable (Database) -> @Sendable () -> Void
+        /// Answers the write when the batch's transaction failed, to begin or to commit: nothing
+        /// of it is stored.
         let failed: @Sendable (any Error) -> Void
     }
-
-    private typealias Write = @Sendable (Database) -> Settlement
 
     private struct State {
         /// A write (inline) or a batch is running now.
@@ -61,9 +65,12 @@ final class WriteBatcher: Sendable {
     /// Writes waiting for the next batch (a write now would be one more).
     var backlog: Int { state.withLock { $0.pending.count } }
 
-    /// Runs `body` in a transaction and returns its result once committed.
-    func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        let alone = state.withLock { state -> Bool in
+    /// Runs `body` in a transaction and returns its result once committed: on the calling thread
+    /// when the writer is idle and `mayRunInline`, else in the next batch on the writer's thread.
+    func write<T: Sendable>(
+        mayRunInline: Bool = true, _ body: @escaping @Sendable (Database) throws -> T
+    ) async throws -> T {
+        let alone = mayRunInline && state.withLock { state -> Bool in
             guard !state.busy else { return false }
             state.busy = true
             return true
@@ -73,17 +80,17 @@ final class WriteBatcher: Sendable {
             return try writeNow(body)
         }
         return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
-            let write: Write = { db in
-                let outcome: Result<T, any Error>
-                do {
-                    outcome = .success(try db.inWriteSavepoint { try body(db) })
-                } catch {
-                    outcome = .failure(error)
-                }
-                return Settlement(
-                    committed: { continuation.resume(with: outcome) },
-                    failed: { continuation.resume(throwing: $0) })
-            }
+            let write = Write(
+                run: { db in
+                    let outcome: Result<T, any Error>
+                    do {
+                        outcome = .success(try db.inWriteSavepoint { try body(db) })
+                    } catch {
+                        outcome = .failure(error)
+                    }
+                    return { continuation.resume(with: outcome) }
+                },
+                failed: { continuation.resume(throwing: $0) })
             let startsBatch = state.withLock { state -> Bool in
                 state.pending.append(write)
                 guard !state.busy else { return false }
@@ -128,16 +135,19 @@ final class WriteBatcher: Sendable {
                 }
                 guard !batch.isEmpty else { return }
                 catchUpIfWanted(db)
-                var settlements: [Settlement] = []
-                settlements.reserveCapacity(batch.count)
+                var answers: [@Sendable () -> Void] = []
+                answers.reserveCapacity(batch.count)
                 do {
                     try db.inTransaction(.immediate) {
-                        for write in batch { settlements.append(write(db)) }
+                        for write in batch { answers.append(write.run(db)) }
                         return .commit
                     }
-                    for settlement in settlements { settlement.committed() }
+                    for answer in answers { answer() }
                 } catch {
-                    for settlement in settlements { settlement.failed(error) }
+                    // The transaction did not begin (a closed store, a locked file past the busy
+                    // timeout) or did not commit: every write of the batch is answered with it,
+                    // the ones that never ran too.
+                    for write in batch { write.failed(error) }
                 }
             }
         }
