@@ -4,10 +4,9 @@ import GRDB
 
 /// A row of `items`: one queue item as SQLite keeps it. Dates are seconds since 1970 (REAL),
 /// the content is JSON text, lane and state are their raw names. Rows are read and written by
-/// hand (not through `Codable`) and with cached statements: this is every request's hot path.
-struct ItemRecord: Sendable, Equatable, FetchableRecord, PersistableRecord {
-    static let databaseTableName = "items"
-
+/// hand, with cached statements and by column position (not through GRDB's records or
+/// `Codable`): this is every request's hot path.
+struct ItemRecord: Sendable, Equatable {
     var ticket: String
     var session: String
     var content: String
@@ -21,22 +20,6 @@ struct ItemRecord: Sendable, Equatable, FetchableRecord, PersistableRecord {
     var deliveries: Int
     var leaseUntil: Double?
     var atHead: Bool
-
-    enum Columns {
-        static let ticket = Column("ticket")
-        static let session = Column("session")
-        static let content = Column("content")
-        static let priority = Column("priority")
-        static let lane = Column("lane")
-        static let dedupeKey = Column("dedupe_key")
-        static let state = Column("state")
-        static let sequence = Column("sequence")
-        static let enqueuedAt = Column("enqueued_at")
-        static let expiresAt = Column("expires_at")
-        static let deliveries = Column("deliveries")
-        static let leaseUntil = Column("lease_until")
-        static let atHead = Column("at_head")
-    }
 
     init(
         ticket: String, session: String, content: String, priority: Int, lane: String, dedupeKey: String,
@@ -58,45 +41,11 @@ struct ItemRecord: Sendable, Equatable, FetchableRecord, PersistableRecord {
         self.atHead = atHead
     }
 
-    /// The columns in the order `init(row:)` reads them by position (a lookup by name builds a
-    /// name index for every row GRDB decodes).
+    /// The columns in the order `ItemRecordCursor` reads them by position.
     static let selection = """
         ticket, session, content, priority, lane, dedupe_key, state, sequence, enqueued_at, expires_at, \
         deliveries, lease_until, at_head
         """
-
-    /// Reads a row selected with `selection`, by position.
-    init(row: Row) throws {
-        ticket = row[0]
-        session = row[1]
-        content = row[2]
-        priority = row[3]
-        lane = row[4]
-        dedupeKey = row[5]
-        state = row[6]
-        sequence = row[7]
-        enqueuedAt = row[8]
-        expiresAt = row[9]
-        deliveries = row[10]
-        leaseUntil = row[11]
-        atHead = row[12]
-    }
-
-    func encode(to container: inout PersistenceContainer) {
-        container[Columns.ticket] = ticket
-        container[Columns.session] = session
-        container[Columns.content] = content
-        container[Columns.priority] = priority
-        container[Columns.lane] = lane
-        container[Columns.dedupeKey] = dedupeKey
-        container[Columns.state] = state
-        container[Columns.sequence] = sequence
-        container[Columns.enqueuedAt] = enqueuedAt
-        container[Columns.expiresAt] = expiresAt
-        container[Columns.deliveries] = deliveries
-        container[Columns.leaseUntil] = leaseUntil
-        container[Columns.atHead] = atHead
-    }
 }
 
 extension ItemRecord {
@@ -161,10 +110,8 @@ extension ItemRecord {
     static func fetch(
         _ db: Database, session: String, scope: Scope, contents: ContentCache
     ) throws -> [QueueItem] {
-        let statement = try db.cachedStatement(sql: scope.sql)
-        return try ItemRecord.fetchAll(statement, arguments: scope.arguments(session: session)).map {
-            try $0.item(contents: contents)
-        }
+        try ItemRecordCursor.items(
+            db.cachedStatement(sql: scope.sql), arguments: scope.arguments(session: session), contents: contents)
     }
 
     /// Whether the session has a queued or presenting item (`items_live_dedupe` answers it).
@@ -178,8 +125,11 @@ extension ItemRecord {
     static func fetch(
         _ db: Database, session: String, ticket: String, contents: ContentCache
     ) throws -> QueueItem? {
-        let statement = try db.cachedStatement(sql: "SELECT \(selection) FROM items WHERE ticket = ? AND session = ?")
-        return try ItemRecord.fetchOne(statement, arguments: [ticket, session])?.item(contents: contents)
+        // The ticket is unique: at most one row, read to the end so that the statement is done.
+        try ItemRecordCursor.items(
+            db.cachedStatement(sql: "SELECT \(selection) FROM items WHERE ticket = ? AND session = ?"),
+            arguments: [ticket, session], contents: contents
+        ).first
     }
 
     /// The largest sequence given so far (0 for an empty store).
@@ -208,5 +158,48 @@ extension ItemRecord {
         try statement.execute(arguments: [
             item.state.rawValue, item.deliveries, item.leaseUntil?.timeIntervalSince1970, item.ticket,
         ])
+    }
+}
+
+/// Reads the rows of a statement that selects `ItemRecord.selection`, by position, straight
+/// from SQLite's statement.
+///
+/// GRDB's record cursor builds a `Row` for every fetch, and with it a dictionary of the
+/// statement's column names, each copied and lowercased, for lookups by name these reads never
+/// make. Loading a session's items, as every step of the queue does, spent a fifth of its time
+/// there (perf, scripts/bench-queue.sh).
+private final class ItemRecordCursor: DatabaseCursor {
+    typealias Element = ItemRecord
+    let _statement: Statement
+    var _isDone = false
+
+    private init(statement: Statement, arguments: StatementArguments) throws {
+        _statement = statement
+        try statement.setArguments(arguments)
+    }
+
+    /// Every row of `statement` run with `arguments`, as queue items.
+    static func items(_ statement: Statement, arguments: StatementArguments, contents: ContentCache) throws -> [QueueItem] {
+        var items: [QueueItem] = []
+        try ItemRecordCursor(statement: statement, arguments: arguments).forEach { items.append(try $0.item(contents: contents)) }
+        return items
+    }
+
+    func _element(sqliteStatement row: SQLiteStatement) throws -> ItemRecord {
+        ItemRecord(
+            ticket: try Self.column(row, 0), session: try Self.column(row, 1), content: try Self.column(row, 2),
+            priority: try Self.column(row, 3), lane: try Self.column(row, 4), dedupeKey: try Self.column(row, 5),
+            state: try Self.column(row, 6), sequence: try Self.column(row, 7), enqueuedAt: try Self.column(row, 8),
+            expiresAt: Double.fromStatement(row, atUncheckedIndex: 9), deliveries: try Self.column(row, 10),
+            leaseUntil: Double.fromStatement(row, atUncheckedIndex: 11), atHead: try Self.column(row, 12))
+    }
+
+    /// The value of a NOT NULL column.
+    private static func column<Value: StatementColumnConvertible>(_ row: SQLiteStatement, _ index: CInt) throws -> Value {
+        guard let value = Value.fromStatement(row, atUncheckedIndex: index) else {
+            let name = ItemRecord.selection.split(separator: ",")[Int(index)].trimmingCharacters(in: .whitespacesAndNewlines)
+            throw UnreadableContent(reason: "an item's \(name) is NULL")
+        }
+        return value
     }
 }
