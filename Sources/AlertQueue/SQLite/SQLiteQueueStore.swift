@@ -208,9 +208,15 @@ extension SQLiteQueueStore {
     /// and every connection of that thread, for the whole transaction. Measured on the release
     /// build with 32 connections (scripts/bench-queue.sh's enqueue and cycle runs, two servers
     /// side by side in alternating rounds): 1.18–1.42 × the enqueues per second at 0.90 × the
-    /// server CPU per enqueue, and 1.05–1.21 × the enqueue → next → ack cycles. A `next` still
-    /// runs inline when the writer is idle: sent to the writer, 10,000 polls arriving at once
-    /// each held a suspended task, and a waiting poll cost 9.3–10.2 KiB instead of 6.3.
+    /// server CPU per enqueue, and 1.05–1.21 × the enqueue → next → ack cycles. At light load
+    /// the hop to the writer's thread and back costs an enqueue about 0.2 ms more before it
+    /// wakes a long-poll (p50 1.3–1.4 ms against 1.4–1.7, scripts/bench/longpolls.py). Running
+    /// inline only when no write had waited during the writer's last busy spell gave that back,
+    /// but lost half the gain under load: the writer is often idle for a moment there too.
+    ///
+    /// A `next` still runs inline when the writer is idle: sent to the writer, 10,000 polls
+    /// arriving at once each held a suspended task, and a waiting poll cost 9.3–10.2 KiB
+    /// instead of 6.3.
     ///
     /// The new item's ticket is drawn before the write, off the writer's thread, which every
     /// write waits for (two `getrandom` calls: 2 % of its time under load).
