@@ -207,12 +207,13 @@ extension SQLiteQueueStore {
     /// Enqueues come in floods from the backend, and an inline insert held its worker thread,
     /// and every connection of that thread, for the whole transaction. Measured on the release
     /// build with 32 connections (scripts/bench-queue.sh's enqueue and cycle runs, two servers
-    /// side by side in alternating rounds): 1.18–1.42 × the enqueues per second at 0.90 × the
-    /// server CPU per enqueue, and 1.05–1.21 × the enqueue → next → ack cycles. At light load
-    /// the hop to the writer's thread and back costs an enqueue about 0.2 ms more before it
-    /// wakes a long-poll (p50 1.3–1.4 ms against 1.4–1.7, scripts/bench/longpolls.py). Running
-    /// inline only when no write had waited during the writer's last busy spell gave that back,
-    /// but lost half the gain under load: the writer is often idle for a moment there too.
+    /// side by side in alternating rounds): 1.06–1.32 × the enqueues per second (medians of four
+    /// comparisons) at 0.85–0.98 × the server CPU per enqueue, and 1.13–1.18 × the enqueue →
+    /// next → ack cycles. At light load the hop to the writer's thread and back costs an enqueue
+    /// about 0.2 ms more before it wakes a long-poll (p50 1.3–1.4 ms against 1.4–1.7,
+    /// scripts/bench/longpolls.py). Running inline only when no write had waited during the
+    /// writer's last busy spell gave that back, but lost half the gain under load (the writer is
+    /// often idle for a moment there too).
     ///
     /// A `next` still runs inline when the writer is idle: sent to the writer, 10,000 polls
     /// arriving at once each held a suspended task, and a waiting poll cost 9.3–10.2 KiB
