@@ -115,13 +115,18 @@ struct SQLiteQueueStoreTests {
         defer { try? store.close() }
         _ = try await store.enqueue(alert("app/a", in: "first"), now: t0)
         let firstRound = try Self.walRound(path)
-        // When: writes that never pause for three seconds
-        let end = ContinuousClock.now + .seconds(3)
-        var index = 0
-        while ContinuousClock.now < end {
-            _ = try await store.enqueue(alert("app/a", in: "session-\(index)"), now: t0)
-            index += 1
-        }
+        // When: writes that never pause for three seconds (on a thread of their own: each
+        // enqueue waits for the writer's thread and resumes on its caller's executor, and Swift's
+        // shared pool may be kept busy by tests running beside this one)
+        let index = try await Task(executorPreference: OwnThread()) {
+            let end = ContinuousClock.now + .seconds(3)
+            var index = 0
+            while ContinuousClock.now < end {
+                _ = try await store.enqueue(alert("app/a", in: "session-\(index)"), now: t0)
+                index += 1
+            }
+            return index
+        }.value
         // Then: the WAL started again (its header counts the rounds); a passive checkpoint
         // alone never lets it, as writes keep appending while it copies
         #expect(try Self.walRound(path) > firstRound, "after \(index) enqueues")
