@@ -47,7 +47,7 @@ struct SQLiteQueueStoreTests {
         #expect(Set(listed.map(\.sequence)).count == 8)
     }
 
-    @Test("Enqueues that share a batch take distinct sequences, and the next transaction counts on from them")
+    @Test("Enqueues that share a batch take distinct sequences, and a later enqueue comes after them all")
     func sequencesWithinBatches() async throws {
         // Given
         let (path, remove) = try temporaryDatabasePath()
