@@ -115,7 +115,7 @@ extension PostgresQueueStore {
         outcomes.reserveCapacity(writes.count)
         for (index, write) in writes.enumerated() {
             let now = clock(caller: write.now, database: databaseNow)
-            let candidate = policy.makeItem(write.item, ticket: QueueTicket.random(), sequence: sequences[index], now: now)
+            let candidate = policy.makeItem(write.item, ticket: QueueTicket.make(at: now), sequence: sequences[index], now: now)
             // A refused enqueue leaves the items as they were before it (its transaction, alone,
             // would have been rolled back).
             var items = bySession[write.item.session]!

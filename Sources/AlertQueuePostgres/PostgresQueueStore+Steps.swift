@@ -96,7 +96,7 @@ extension PostgresQueueStore {
                 on: connection)
             let now = clock(caller: now, database: lock.databaseNow)
             guard let sequence = lock.sequence else { throw PostgresStoreError.unreadableRow("no enqueue sequence") }
-            let candidate = policy.makeItem(new, ticket: QueueTicket.random(), sequence: sequence, now: now)
+            let candidate = policy.makeItem(new, ticket: QueueTicket.make(at: now), sequence: sequence, now: now)
             var items = loaded
             let result = try policy.enqueue(candidate, into: &items, now: now)
             guard result.created else { return (result, try await save(items, on: connection)) }
@@ -143,7 +143,7 @@ extension PostgresQueueStore {
             do { asked = try chain(acknowledged) } catch { throw CallerError(error: error) }
             if let new = asked {
                 let sequence = try await nextSequence(on: connection)
-                chained = policy.makeItem(new, ticket: QueueTicket.random(), sequence: sequence, now: now)
+                chained = policy.makeItem(new, ticket: QueueTicket.make(at: now), sequence: sequence, now: now)
             }
             let acknowledgement = try policy.acknowledge(ticket: ticket, chain: chained, in: &items, now: now)
             return (acknowledgement, try await save(items, on: connection))

@@ -151,15 +151,4 @@ struct SQLiteQueueStoreTests {
         try Data(repeating: 0x41, count: 4096).write(to: URL(filePath: path))
         #expect(throws: (any Error).self) { _ = try SQLiteQueueStore(path: path) }
     }
-
-    @Test("Tickets are 22 URL-safe characters from 16 bytes")
-    func tickets() {
-        #expect(QueueTicket.make(from: Array(repeating: 0xFF, count: 16)) == "_____________________w")
-        #expect(QueueTicket.make(from: Array(repeating: 0xFB, count: 16)) == "-_v7-_v7-_v7-_v7-_v7-w")
-        let tickets = (0..<100).map { _ in QueueTicket.random() }
-        #expect(Set(tickets).count == 100)
-        #expect(tickets.allSatisfy(QueueTicket.isWellFormed))
-        #expect(!QueueTicket.isWellFormed("short"))
-        #expect(!QueueTicket.isWellFormed("AAAAAAAAAAAAAAAAAAAA+/"))
-    }
 }

@@ -111,7 +111,7 @@ public struct SQLiteQueueStore: QueueStore {
         try await batcher.write { db in
             var items = try load(session: session, with: ticket, in: db)
             let chained = try chain(try policy.acknowledged(ticket: ticket, in: items)).map {
-                policy.makeItem($0, ticket: QueueTicket.random(), sequence: try ItemRecord.lastSequence(db) + 1, now: now)
+                policy.makeItem($0, ticket: QueueTicket.make(at: now), sequence: try ItemRecord.lastSequence(db) + 1, now: now)
             }
             let acknowledgement = try policy.acknowledge(ticket: ticket, chain: chained, in: &items, now: now)
             try save(items, in: db)
@@ -222,7 +222,7 @@ extension SQLiteQueueStore {
     /// The new item's ticket is drawn before the write, off the writer's thread, which every
     /// write waits for (two `getrandom` calls: 2 % of its time under load).
     func enqueue(_ item: NewItem, now: Date, seeingLiveItems: Bool) async throws -> EnqueueResult {
-        let ticket = QueueTicket.random()
+        let ticket = QueueTicket.make(at: now)
         do {
             return try await batcher.write(mayRunInline: false) { db in
                 try self.enqueue(item, ticket: ticket, now: now, in: db, seeingLiveItems: seeingLiveItems)
