@@ -1,3 +1,4 @@
+import AlertSpec
 import Foundation
 import GRDB
 import Testing
@@ -17,15 +18,71 @@ struct SQLiteSchemaTests {
             let live = try Self.plan(ItemRecord.Scope.live.sql, in: db)
             let listed = try Self.plan(ItemRecord.Scope.listed.sql, in: db)
             let hasLive = try Self.plan(ItemRecord.hasLiveSQL, in: db)
+            let census = try Self.plan(ItemRecord.censusSQL, in: db)
             // Then
             #expect(live.contains { $0.contains("USING INDEX items_live_dedupe (session=?)") }, "\(live)")
             #expect(hasLive.contains { $0.contains("USING INDEX items_live_dedupe (session=?)") }, "\(hasLive)")
             #expect(listed.contains { $0.contains("USING INDEX items_live_dedupe (session=?)") }, "\(listed)")
             #expect(listed.contains { $0.contains("USING INDEX items_session_dead (session=?)") }, "\(listed)")
+            // The census reads its whole partial index, never the table.
+            #expect(census.contains { $0.contains("USING COVERING INDEX items_census") }, "\(census)")
+            #expect(!census.contains { $0.hasPrefix("SCAN items") && !$0.contains("items_census") }, "\(census)")
             for plan in [live, listed, hasLive] {
                 #expect(!plan.contains { $0.hasPrefix("SCAN items") }, "\(plan)")
             }
         }
+    }
+
+    @Test("No statement of a step builds an ephemeral table (as an IN list of more than two constants does)")
+    func noEphemeralTables() throws {
+        // Given
+        let queue = try DatabaseQueue()
+        try SQLiteQueueStore.migrator.migrate(queue)
+        try queue.read { db in
+            for sql in [ItemRecord.insertSQL, ItemRecord.updateProgressSQL, ItemRecord.Scope.live.sql, ItemRecord.hasLiveSQL] {
+                // When
+                let opcodes = try Self.program(sql, in: db)
+                // Then: every partial index's WHERE is tested with comparisons
+                #expect(!opcodes.isEmpty)
+                #expect(!opcodes.contains("OpenEphemeral"), "\(sql)")
+            }
+        }
+    }
+
+    @Test("A database of the earlier census index gets the one without an ephemeral table, and keeps its items")
+    func censusMigrationKeepsItems() async throws {
+        // Given: a file whose census index is the one before `censusWithoutEphemeralTable`
+        let (path, remove) = try temporaryDatabasePath()
+        defer { remove() }
+        do {
+            let store = try SQLiteQueueStore(path: path)
+            _ = try await store.enqueue(alert("app/a", key: "a"), now: t0)
+            _ = try await store.next(session: session, now: t0)
+            _ = try await store.enqueue(alert("app/b", key: "b"), now: t0)
+            try store.close()
+        }
+        let old = try DatabaseQueue(path: path)
+        try await old.write { db in
+            try db.execute(sql: "DROP INDEX items_census")
+            try db.execute(
+                sql: """
+                    CREATE INDEX items_census ON items(state, lane, expires_at)
+                    WHERE state IN ('queued', 'presenting', 'expired', 'dead')
+                    """)
+            try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = 'censusWithoutEphemeralTable'")
+        }
+        try old.close()
+        // When
+        let store = try SQLiteQueueStore(path: path)
+        defer { try? store.close() }
+        // Then
+        #expect(try await store.items(session: session, now: at(1)).map(\.dedupeKey) == ["a", "b"])
+        #expect(try await store.census(now: at(1))[.modal, .presenting] == 1)
+        #expect(try await store.census(now: at(1))[.modal, .queued] == 1)
+        let index = try await DatabaseQueue(path: path).read { db in
+            try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'items_census'")
+        }
+        #expect(index?.contains("NOT IN ('done', 'cancelled')") == true, "\(index ?? "no index")")
     }
 
     @Test("A database of the earlier schema keeps its items when it moves to the partial indexes")
@@ -56,6 +113,12 @@ struct SQLiteSchemaTests {
             try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE 'items_%' ORDER BY name")
         }
         #expect(indexes == ["items_census", "items_live_dedupe", "items_session_dead"])
+    }
+
+    /// The opcodes of the program SQLite compiles `sql` into.
+    private static func program(_ sql: String, in db: Database) throws -> [String] {
+        let arguments = StatementArguments(Array(repeating: DatabaseValue.null, count: sql.filter { $0 == "?" }.count))
+        return try Row.fetchAll(db, sql: "EXPLAIN \(sql)", arguments: arguments).map { $0["opcode"] }
     }
 
     /// The details of SQLite's plan for `sql` (every `?` bound to a session name).

@@ -61,6 +61,22 @@ extension SQLiteQueueStore {
             try db.execute(sql: "CREATE INDEX items_session_dead ON items(session) WHERE state = 'dead'")
         }
 
+        // items_census named four states in its WHERE. SQLite evaluates an IN list of more than
+        // two constants through an ephemeral table, which every INSERT and every UPDATE of an item
+        // built anew to test the row against the index's WHERE: two pages zeroed and filled, about
+        // 30,000 instructions a write (callgrind; a third of an insert's own work). The two states
+        // left out take two comparisons. The census query repeats this WHERE word for word.
+        // Side by side with the build before (release, 6 alternating rounds): enqueue → next →
+        // ack cycles 1.10–1.52 × per second (median 1.13 ×), enqueues 0.89–1.13 × (1.05 ×).
+        migrator.registerMigration("censusWithoutEphemeralTable") { db in
+            try db.execute(sql: "DROP INDEX items_census")
+            try db.execute(
+                sql: """
+                    CREATE INDEX items_census ON items(state, lane, expires_at)
+                    WHERE state NOT IN ('done', 'cancelled')
+                    """)
+        }
+
         return migrator
     }
 }

@@ -170,15 +170,7 @@ public struct SQLiteQueueStore: QueueStore {
     public func census(now: Date) async throws -> QueueCensus {
         try read { db in
             var census = QueueCensus()
-            let rows = try Row.fetchCursor(
-                db,
-                sql: """
-                    SELECT lane, CASE WHEN state = 'queued' AND expires_at <= ? THEN 'expired' ELSE state END AS counted,
-                        count(*)
-                    FROM items WHERE state IN ('queued', 'presenting', 'expired', 'dead')
-                    GROUP BY lane, counted
-                    """,
-                arguments: [now.timeIntervalSince1970])
+            let rows = try Row.fetchCursor(db, sql: ItemRecord.censusSQL, arguments: [now.timeIntervalSince1970])
             while let row = try rows.next() {
                 census.add(lane: row[0], state: row[1], count: row[2])
             }
