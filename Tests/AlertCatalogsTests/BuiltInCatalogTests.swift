@@ -25,6 +25,18 @@ struct BuiltInCatalogTests {
         return dialog
     }
 
+    @Test("A draft and its dedupe key read together are the draft and the key read apart, for every sample")
+    func draftAndDedupeKeyTogether() throws {
+        for entry in app.entries {
+            let (draft, key) = try app.draftAndDedupeKey(type: entry.type, parameters: entry.example, locale: "en")
+            #expect(draft == (try app.draft(type: entry.type, parameters: entry.example, locale: "en")))
+            #expect(key == app.dedupeKey(type: entry.type, parameters: entry.example))
+        }
+        let messages: [String: ParameterValue] = ["count": .integer(2), "sender": .string("Ana")]
+        #expect(try app.draftAndDedupeKey(type: "newMessages", parameters: messages, locale: "fr").dedupeKey == "newMessages:Ana")
+        #expect(throws: CatalogError.self) { try app.draftAndDedupeKey(type: "noSuchAlert", parameters: [:], locale: "en") }
+    }
+
     @Test("every case has a sample, and every sample renders in every locale with its example")
     func everySampleRenders() throws {
         #expect(app.entries.count == AppAlert.samples.count)

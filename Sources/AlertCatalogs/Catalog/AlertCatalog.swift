@@ -18,10 +18,21 @@ public protocol AlertCatalog: Sendable {
     /// The key that makes two queued alerts the same, when the alert decides it (messages from
     /// one sender replace each other); nil leaves it to type and parameters.
     func dedupeKey(type: String, parameters: [String: ParameterValue]) -> String?
+    /// `draft(type:parameters:locale:)` and `dedupeKey(type:parameters:)` together, as an
+    /// enqueue asks for both: a catalog that reads its parameters once for both does so here.
+    func draftAndDedupeKey(
+        type: String, parameters: [String: ParameterValue], locale: String
+    ) throws -> (draft: SpecDraft, dedupeKey: String?)
 }
 
 extension AlertCatalog {
     public func dedupeKey(type: String, parameters: [String: ParameterValue]) -> String? { nil }
+
+    public func draftAndDedupeKey(
+        type: String, parameters: [String: ParameterValue], locale: String
+    ) throws -> (draft: SpecDraft, dedupeKey: String?) {
+        (try draft(type: type, parameters: parameters, locale: locale), dedupeKey(type: type, parameters: parameters))
+    }
 
     /// One alert rendered as a spec, id `name/type`.
     public func render(type: String, parameters: [String: ParameterValue], locale: String) throws -> AlertSpec {

@@ -47,13 +47,25 @@ public struct EnumCatalog<Target: AlertTarget>: AlertCatalog {
     }
 
     public func draft(type: String, parameters: [String: ParameterValue], locale: String) throws -> SpecDraft {
-        guard known.contains(type) else { throw CatalogError.unknownType(catalog: name, type: type) }
-        let target = try ParameterDecoder.decode(Target.self, type: type, parameters: parameters)
-        return try validator.validated(try target.draft(locale: locale, localizer: localizer))
+        try validator.validated(try target(type, parameters).draft(locale: locale, localizer: localizer))
     }
 
     public func dedupeKey(type: String, parameters: [String: ParameterValue]) -> String? {
         (try? ParameterDecoder.decode(Target.self, type: type, parameters: parameters))?.dedupeKey
+    }
+
+    /// Decodes the case once for both (decoding is a third of rendering a draft).
+    public func draftAndDedupeKey(
+        type: String, parameters: [String: ParameterValue], locale: String
+    ) throws -> (draft: SpecDraft, dedupeKey: String?) {
+        let target = try target(type, parameters)
+        return (try validator.validated(try target.draft(locale: locale, localizer: localizer)), target.dedupeKey)
+    }
+
+    /// The case of `type` with `parameters`.
+    private func target(_ type: String, _ parameters: [String: ParameterValue]) throws -> Target {
+        guard known.contains(type) else { throw CatalogError.unknownType(catalog: name, type: type) }
+        return try ParameterDecoder.decode(Target.self, type: type, parameters: parameters)
     }
 
     /// A case's name and labelled associated values, read from its synthesized encoding.

@@ -169,10 +169,15 @@ struct RenderedAlerts: Sendable {
             return .failure(Issues(issues: [SpecIssue(pointer: "/alert", code: "unknown-alert", message: "There is no alert \"\(alert)\".")]))
         }
         do {
-            let draft = try catalog.draft(type: parts[1], parameters: parameters, locale: catalog.sourceLanguage)
-            let key = catalog.dedupeKey(type: parts[1], parameters: parameters).map { "alert:\(parts[0]):\($0)" }
-            let canonical = (try? OrderedJSONEncoder().encode(ParameterList(parameters))).map { String(decoding: $0, as: UTF8.self) }
-            return .success(CheckedAlert(priority: draft.priority, lane: draft.kind.lane, dedupeKey: key ?? "alert:\(alert)?\(canonical ?? "")"))
+            let (draft, alertsKey) = try catalog.draftAndDedupeKey(type: parts[1], parameters: parameters, locale: catalog.sourceLanguage)
+            let key: String
+            if let alertsKey {
+                key = "alert:\(parts[0]):\(alertsKey)"
+            } else {
+                let canonical = (try? OrderedJSONEncoder().encode(ParameterList(parameters))).map { String(decoding: $0, as: UTF8.self) }
+                key = "alert:\(alert)?\(canonical ?? "")"
+            }
+            return .success(CheckedAlert(priority: draft.priority, lane: draft.kind.lane, dedupeKey: key))
         } catch let error as ParameterError {
             return .failure(Issues(issues: [
                 SpecIssue(pointer: "/params/" + JSONPointer.escape(error.parameter), code: error.code, message: error.description)
