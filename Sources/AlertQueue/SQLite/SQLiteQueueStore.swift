@@ -19,6 +19,7 @@ public struct SQLiteQueueStore: QueueStore {
     private let batcher: WriteBatcher
     public let policy: QueuePolicy
     private let contents = ContentCache()
+    private let sequences = SequenceMemo()
     /// Checkpoints a file's WAL in the background (none in memory).
     private let checkpointer: Checkpointer?
 
@@ -111,7 +112,7 @@ public struct SQLiteQueueStore: QueueStore {
         try await batcher.write { db in
             var items = try load(session: session, with: ticket, in: db)
             let chained = try chain(try policy.acknowledged(ticket: ticket, in: items)).map {
-                policy.makeItem($0, ticket: QueueTicket.make(at: now), sequence: try ItemRecord.lastSequence(db) + 1, now: now)
+                policy.makeItem($0, ticket: QueueTicket.make(at: now), sequence: try sequences.next(in: db), now: now)
             }
             let acknowledgement = try policy.acknowledge(ticket: ticket, chain: chained, in: &items, now: now)
             try save(items, in: db)
@@ -231,7 +232,7 @@ extension SQLiteQueueStore {
     private func enqueue(
         _ new: NewItem, ticket: String, now: Date, in db: Database, seeingLiveItems: Bool
     ) throws -> EnqueueResult {
-        let candidate = policy.makeItem(new, ticket: ticket, sequence: try ItemRecord.lastSequence(db) + 1, now: now)
+        let candidate = policy.makeItem(new, ticket: ticket, sequence: try sequences.next(in: db), now: now)
         var items = try load(session: new.session, scope: seeingLiveItems ? .live : nil, in: db)
         let result = try policy.enqueue(candidate, into: &items, now: now)
         try save(items, in: db)
