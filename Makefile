@@ -23,7 +23,7 @@ VENV := .build/venv
 VENV_PACKAGES := 'jsonschema>=4.18' 'pyyaml>=6' 'schemathesis>=4.32.5,<4.33'
 ALERTD_TEST_PYTHON ?= $(CURDIR)/$(VENV)/bin/python
 
-.PHONY: run test test-sanitizers test-asan test-tsan build release deps test-deps test-venv bench bench-deps bench-connections bench-queue bench-postgres-deps bench-postgres clean
+.PHONY: run test test-sanitizers test-asan test-tsan build release deps test-deps test-venv bench bench-deps bench-connections bench-queue bench-instructions bench-postgres-deps bench-postgres clean
 
 # Installs the Debian packages named in $(1) that are missing (one apt-get update, only if needed).
 define apt_install
@@ -118,6 +118,13 @@ bench-connections: bench-deps release
 
 bench-queue: bench-deps release
 	scripts/bench-queue.sh
+
+# Instructions per request under callgrind (user space), steady whatever the machine's speed:
+# WORKLOAD=enqueue (default) or hit, ALERTD_BIN to count another build. objcopy is binutils'.
+BENCH_INSTRUCTIONS_PACKAGES := $(BUILD_PACKAGES) valgrind binutils curl python3
+bench-instructions: release
+	$(call apt_install,$(BENCH_INSTRUCTIONS_PACKAGES))
+	scripts/bench-instructions.sh
 
 # A throwaway PostgreSQL cluster (stopped and deleted at the end) and two alertd instances on it.
 bench-postgres-deps:

@@ -1,0 +1,42 @@
+"""A fixed number of requests over keep-alive connections, for counting the server's work
+(scripts/bench-instructions.sh): each connection sends its share one after another and checks
+every status. Loopback only; no timing is printed.
+
+    python3 requests.py PORT WORKLOAD COUNT CONNECTIONS ROUND
+
+WORKLOAD: enqueue (new parameters and a new dedupe key each, as scripts/bench/enqueue.lua, 50
+sessions per connection) or hit (the render endpoint, one cached alert). ROUND makes the
+sessions and keys of one run differ from another's."""
+import asyncio, sys
+
+PORT, WORKLOAD, COUNT, CONNECTIONS, ROUND = int(sys.argv[1]), sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
+ADMIN = "bench-admin-token"
+
+def enqueue(worker, index):
+    n = worker * 1_000_000 + index
+    body = f'{{"alert":"app/newMessages","params":{{"count":1,"sender":"{ROUND}-{n}"}},"dedupeKey":"{ROUND}-{n}"}}'.encode()
+    head = (f"POST /v1/sessions/i{ROUND}-{worker}-{index % 50}/queue HTTP/1.1\r\nHost: x\r\n"
+            f"Authorization: Bearer {ADMIN}\r\nContent-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n")
+    return head.encode() + body, b"HTTP/1.1 201"
+
+def hit(worker, index):
+    return b"GET /v1/catalogs/app/alerts/questionExit?locale=zh-Hans HTTP/1.1\r\nHost: x\r\n\r\n", b"HTTP/1.1 200"
+
+async def connection(worker, count, make):
+    reader, writer = await asyncio.open_connection("127.0.0.1", PORT)
+    for index in range(count):
+        request, expected = make(worker, index)
+        writer.write(request)
+        await writer.drain()
+        head = await reader.readuntil(b"\r\n\r\n")
+        if not head.startswith(expected):
+            raise SystemExit(f"unexpected answer: {head[:80]!r}")
+        length = next(int(line.split(b":")[1]) for line in head.split(b"\r\n") if line.lower().startswith(b"content-length"))
+        await reader.readexactly(length)
+    writer.close()
+
+async def main():
+    make = {"enqueue": enqueue, "hit": hit}[WORKLOAD]
+    await asyncio.gather(*[connection(w, COUNT // CONNECTIONS, make) for w in range(CONNECTIONS)])
+
+asyncio.run(main())
