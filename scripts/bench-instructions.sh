@@ -13,7 +13,9 @@
 #   COUNT     requests counted (default 3200), after 1000 not counted (caches, batches warm)
 #   ALERTD_BIN  the build to count (default .build/release/alertd)
 #
-# Prints the total per request, then the functions named in PARTS (inclusive, per request).
+# Prints the total per request, then the parts named at the end of this script: functions'
+# inclusive instructions, per request, found by a piece of their (mangled) symbol. A part whose
+# function was renamed or inlined away no longer matches and is left out of the list.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 WORKLOAD=${WORKLOAD:-enqueue}
