@@ -20,8 +20,8 @@ import Foundation
 public enum QueueTicket {
     public static let length = 22
 
-    /// A new ticket, for an item queued now.
-    public static func make(at date: Date = Date()) -> String {
+    /// A new ticket, for an item queued at `date`.
+    public static func make(at date: Date) -> String {
         var generator = SystemRandomNumberGenerator()
         let milliseconds = date.timeIntervalSince1970 * 1000
         return make(

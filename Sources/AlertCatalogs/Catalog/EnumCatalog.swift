@@ -51,7 +51,7 @@ public struct EnumCatalog<Target: AlertTarget>: AlertCatalog {
     }
 
     public func dedupeKey(type: String, parameters: [String: ParameterValue]) -> String? {
-        (try? ParameterDecoder.decode(Target.self, type: type, parameters: parameters))?.dedupeKey
+        (try? target(type, parameters))?.dedupeKey
     }
 
     /// Decodes the case once for both (decoding is a third of rendering a draft).
