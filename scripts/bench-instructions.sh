@@ -9,7 +9,8 @@
 # differences under 2 % as noise.
 #
 #   WORKLOAD  enqueue (default: new parameters and dedupe key each, 32 connections, SQLite store
-#             in a temporary folder) or hit (the render endpoint, one cached alert)
+#             in a temporary folder), hit (the render endpoint, one cached alert) or miss (the
+#             render endpoint, new parameters each)
 #   COUNT     requests counted (default 3200), after 1000 not counted (caches, batches warm)
 #   ALERTD_BIN  the build to count (default .build/release/alertd)
 #
@@ -54,6 +55,9 @@ parts = [
     ("HTTP: libmicrohttpd calls alertd (routing, auth, handler until it waits)", "microHTTPAccess"),
     ("  reading and checking an enqueue body", "EnqueueRequestV4item"),
     ("    checking the alert (rendering a draft on a miss)", "RenderedAlertsV5checkys6Result"),
+    ("  a render that misses the cache: the alert drafted, localized and checked", "6render4type10parameters6locale0A4Spec"),
+    ("  the spec encoded to JSON", "OrderedJSONEncoderV6encode"),
+    ("  its ETag (SHA-256, without the SHA instructions valgrind does not offer)", "EntityTagO6strong3for"),
     ("SQLite writer: batches of writes, each a transaction", "WriteBatcherC10runBatches33_D17C9FFD974679C74B7D1DAFF05478F5LLyyFy4GRDB8DatabaseCYbcfU_ "),
     ("  one enqueue step", "SQLiteB5StoreV7enqueue_3now15seeingLiveItemsAA13EnqueueResultVAA7NewItemV_20FoundationEssentials4DateVSbtYaKFAH4GRDB8DatabaseCYbKcfU_ "),
     ("    loading the session live items", "StoreV4load7session5scope"),

@@ -5,8 +5,9 @@ every status. Loopback only; no timing is printed.
     python3 requests.py PORT WORKLOAD COUNT CONNECTIONS ROUND
 
 WORKLOAD: enqueue (new parameters and a new dedupe key each, as scripts/bench/enqueue.lua, 50
-sessions per connection) or hit (the render endpoint, one cached alert). ROUND makes the
-sessions and keys of one run differ from another's."""
+sessions per connection), hit (the render endpoint, one cached alert) or miss (the render
+endpoint with new parameters each, as scripts/bench/render-miss.lua). ROUND makes the sessions,
+keys and parameters of one run differ from another's."""
 import asyncio, sys
 
 PORT, WORKLOAD, COUNT, CONNECTIONS, ROUND = int(sys.argv[1]), sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
@@ -22,6 +23,10 @@ def enqueue(worker, index):
 def hit(worker, index):
     return b"GET /v1/catalogs/app/alerts/questionExit?locale=zh-Hans HTTP/1.1\r\nHost: x\r\n\r\n", b"HTTP/1.1 200"
 
+def miss(worker, index):
+    path = f"/v1/catalogs/app/alerts/newMessages?locale=zh-Hans&count={index}&sender={ROUND}-{worker}"
+    return f"GET {path} HTTP/1.1\r\nHost: x\r\n\r\n".encode(), b"HTTP/1.1 200"
+
 async def connection(worker, count, make):
     reader, writer = await asyncio.open_connection("127.0.0.1", PORT)
     for index in range(count):
@@ -36,7 +41,7 @@ async def connection(worker, count, make):
     writer.close()
 
 async def main():
-    make = {"enqueue": enqueue, "hit": hit}[WORKLOAD]
+    make = {"enqueue": enqueue, "hit": hit, "miss": miss}[WORKLOAD]
     await asyncio.gather(*[connection(w, COUNT // CONNECTIONS, make) for w in range(CONNECTIONS)])
 
 asyncio.run(main())
