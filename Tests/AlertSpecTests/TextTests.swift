@@ -37,7 +37,11 @@ struct TextTests {
         #expect(LocaleMatch.lookup(requested, in: ["en", "fr", "zh", "zh-Hant"]) == expected)
     }
 
-    @Test("right-to-left languages", arguments: [("ar", true), ("he-IL", true), ("fa", true), ("ur_PK", true), ("en", false), ("fr", false)])
+    @Test("right-to-left languages", arguments: [
+        ("ar", true), ("he-IL", true), ("fa", true), ("ur_PK", true), ("iw", true), ("AR-eg", true), ("Fa_IR", true),
+        ("en", false), ("fr", false), ("ara", false), ("a", false), ("", false), ("en-ar", false), ("-ar", false),
+        ("a@", false), ("ar ", false),
+    ])
     func direction(locale: String, rtl: Bool) {
         #expect((TextDirection(locale: locale) == .rtl) == rtl)
     }

@@ -31,8 +31,23 @@ public enum TextDirection: String, Sendable, Codable {
     case ltr, rtl
 
     /// `rtl` for Arabic, Hebrew, Persian and Urdu (and their regional variants), else `ltr`.
+    /// Reads the language subtag's bytes in place: splitting and lowercasing the tag made three
+    /// arrays and strings per spec rendered.
     public init(locale: String) {
-        let language = locale.split(whereSeparator: { $0 == "-" || $0 == "_" }).first.map { $0.lowercased() } ?? ""
-        self = ["ar", "he", "iw", "fa", "ur"].contains(language) ? .rtl : .ltr
+        let language = locale.utf8.prefix { $0 != UInt8(ascii: "-") && $0 != UInt8(ascii: "_") }
+        guard language.count == 2 else {
+            self = .ltr
+            return
+        }
+        // ASCII letters in lowercase; nothing else becomes a lowercase letter through `| 0x20`.
+        let first = language[language.startIndex] | 0x20
+        let second = language[language.index(after: language.startIndex)] | 0x20
+        self = Self.rightToLeft.contains { $0.0 == first && $0.1 == second } ? .rtl : .ltr
+    }
+
+    /// Arabic, Hebrew (and its old code), Persian, Urdu.
+    private static let rightToLeft: [(UInt8, UInt8)] = ["ar", "he", "iw", "fa", "ur"].map {
+        let bytes = Array($0.utf8)
+        return (bytes[0], bytes[1])
     }
 }
