@@ -22,11 +22,10 @@ public enum QueueTicket {
 
     /// A new ticket, for an item queued at `date`.
     public static func make(at date: Date) -> String {
-        var generator = SystemRandomNumberGenerator()
         let milliseconds = date.timeIntervalSince1970 * 1000
         return make(
             milliseconds: milliseconds > 0 ? UInt64(min(milliseconds, Double(timeMask))) : 0,
-            random: (generator.next(), generator.next()))
+            random: RandomWords.pair())
     }
 
     /// The ticket for `milliseconds` since 1970 (its low 48 bits) and 84 bits of `random` (the

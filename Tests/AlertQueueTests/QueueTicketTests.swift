@@ -39,6 +39,22 @@ struct QueueTicketTests {
         #expect(QueueTicket.make(at: Date(timeIntervalSince1970: -5)).hasPrefix("--------"))
     }
 
+    @Test("Random words come in bulk from the kernel, each handed out once, across refills and threads")
+    func randomWords() async {
+        // 512 words a refill, two a pair: 4,000 pairs from four tasks span several refills.
+        let pairs = await withTaskGroup(of: [UInt64].self) { group in
+            for _ in 0..<4 {
+                group.addTask { (0..<1000).flatMap { _ in let pair = RandomWords.pair(); return [pair.0, pair.1] } }
+            }
+            return await group.reduce(into: []) { $0 += $1 }
+        }
+        #expect(pairs.count == 8000)
+        #expect(Set(pairs).count == 8000)
+        // Every bit position takes both values (a word left at 0 or a byte never filled would not).
+        #expect(pairs.reduce(0, |) == .max)
+        #expect(pairs.reduce(.max, &) == 0)
+    }
+
     @Test("A well-formed ticket has 22 characters of A–Z a–z 0–9 - _, as earlier versions' did")
     func wellFormed() {
         #expect(QueueTicket.isWellFormed("_____________________w"))  // 16 random bytes, base64url

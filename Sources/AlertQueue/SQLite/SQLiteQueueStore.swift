@@ -213,7 +213,7 @@ extension SQLiteQueueStore {
     /// instead of 6.3.
     ///
     /// The new item's ticket is drawn before the write, off the writer's thread, which every
-    /// write waits for (two `getrandom` calls: 2 % of its time under load).
+    /// write waits for (`RandomWords` reads the kernel's random bytes in bulk for it).
     func enqueue(_ item: NewItem, now: Date, seeingLiveItems: Bool) async throws -> EnqueueResult {
         let ticket = QueueTicket.make(at: now)
         do {
