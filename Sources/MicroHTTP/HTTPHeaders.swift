@@ -39,6 +39,18 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
             && zip(lhs.fields, rhs.fields).allSatisfy { Self.same($0.name, $1.name) && $0.value == $1.value }
     }
 
+    /// Whether the bytes of a header name are `lowercased`, a name in small letters and
+    /// punctuation, in any case: `same` without making a String of them.
+    static func same(_ bytes: UnsafeRawBufferPointer, _ lowercased: StaticString) -> Bool {
+        lowercased.withUTF8Buffer { name in
+            guard bytes.count == name.count else { return false }
+            for (p, q) in zip(bytes, name) where p != q {
+                guard p | 0x20 == q, q >= UInt8(ascii: "a"), q <= UInt8(ascii: "z") else { return false }
+            }
+            return true
+        }
+    }
+
     /// ASCII case-insensitive comparison (header names are ASCII tokens).
     static func same(_ a: String, _ b: String) -> Bool {
         let x = a.utf8, y = b.utf8

@@ -68,11 +68,14 @@ private func inspectHeader(
     head.pointee.headerCount += 1
     let name = UnsafeRawBufferPointer(start: key, count: keySize)
     if name.contains(UInt8(ascii: " ")) || name.contains(UInt8(ascii: "\t")) { head.pointee.blankInName = true }
-    let text = value.map { String(decoding: UnsafeRawBufferPointer(start: $0, count: valueSize), as: UTF8.self) } ?? ""
-    if HTTPHeaders.same(String(decoding: name, as: UTF8.self), "Content-Length") {
+    // The name is compared as bytes: a String of the name and of the value for every header was
+    // 12 of an enqueue's 34 strings made from C (callgrind). Only the two framing headers' values
+    // are read.
+    var text: String { value.map { String(decoding: UnsafeRawBufferPointer(start: $0, count: valueSize), as: UTF8.self) } ?? "" }
+    if HTTPHeaders.same(name, "content-length") {
         head.pointee.contentLengths += 1
         head.pointee.declaredLength = Int(text.trimmingBlanks)
-    } else if HTTPHeaders.same(String(decoding: name, as: UTF8.self), "Transfer-Encoding") {
+    } else if HTTPHeaders.same(name, "transfer-encoding") {
         head.pointee.transferEncodings += 1
         head.pointee.chunked = HTTPHeaders.same(text.trimmingBlanks, "chunked")
     }

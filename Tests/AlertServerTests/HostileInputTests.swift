@@ -79,6 +79,8 @@ struct HostileInputTests {
         Case("a Content-Length of 10^23", head + "Content-Length: 99999999999999999999999\r\n\r\n{}"),
         Case("two different Content-Lengths", head + "Content-Length: 2\r\nContent-Length: 3\r\n\r\n{}x").refused("bad-framing"),
         Case("the same Content-Length twice", head + "Content-Length: 2\r\nContent-Length: 2\r\n\r\n{}").refused("bad-framing"),
+        Case("Content-Length twice, in other cases", head + "content-length: 2\r\nCONTENT-LENGTH: 2\r\n\r\n{}").refused("bad-framing"),
+        Case("TRANSFER-ENCODING gzip", head + "TRANSFER-ENCODING: gzip\r\n\r\n{}").refused("bad-framing"),
         Case("Content-Length with Transfer-Encoding", head + "Content-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n")
             .refused("bad-framing"),
         Case("Transfer-Encoding gzip", head + "Transfer-Encoding: gzip\r\n\r\n{}").refused("bad-framing"),
