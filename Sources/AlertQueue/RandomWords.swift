@@ -12,16 +12,17 @@ enum RandomWords {
     /// Two words never handed out before.
     static func pair() -> (UInt64, UInt64) {
         pool.withLock { pool in
-            if pool.next + 2 > pool.words.count { pool.refill() }
+            if pool.next + 2 > Pool.size { pool.refill() }
             defer { pool.next += 2 }
             return (pool.words[pool.next], pool.words[pool.next + 1])
         }
     }
 
     private struct Pool {
-        var words = [UInt64](repeating: 0, count: 512)
-        /// The first word not handed out; `words.count` when all were.
-        var next = 512
+        static let size = 512
+        var words = [UInt64](repeating: 0, count: size)
+        /// The first word not handed out; `size` when all were.
+        var next = size
 
         mutating func refill() {
             var filled = 0
@@ -44,7 +45,7 @@ enum RandomWords {
             #endif
             // Words not read (no /dev/urandom here, or a failed read): one getrandom call each.
             var generator = SystemRandomNumberGenerator()
-            for index in filled..<words.count { words[index] = generator.next() }
+            for index in filled..<Self.size { words[index] = generator.next() }
             next = 0
         }
     }
