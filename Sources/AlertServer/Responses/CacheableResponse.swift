@@ -3,7 +3,9 @@ import MicroHTTP
 /// A 200 answer whose bytes and entity tag were made once (a rendered spec, a catalog listing),
 /// with `ETag` and `Cache-Control: public, max-age=N`; a request whose `If-None-Match` names the
 /// tag (weakly, in a list, or `*`) gets 304 with the same validators and caching headers and no
-/// body (RFC 9110 §13.1.2, §15.4.5).
+/// body (RFC 9110 §13.1.2, §15.4.5). A 304 carries what guides a cache's update (`ETag`,
+/// `Cache-Control`, `Vary`) and no other metadata of the representation: §15.4.5 asks a sender
+/// not to, and a cache keeps the stored `Content-Language` (the tag already names the locale).
 ///
 /// ```swift
 /// let listing = CacheableResponse(json: bytes, etag: EntityTag.strong(for: bytes), maxAge: 300)
@@ -14,16 +16,16 @@ struct CacheableResponse: ResponseGenerator, Sendable {
     var body: SharedBytes
     var etag: String
     var cacheControl: String
-    /// The headers of a 304: `ETag`, `Cache-Control` and the `extra` ones.
+    /// The headers of a 304: `ETag`, `Cache-Control` and `Vary` when given.
     var notModifiedHeaders: HTTPHeaders
-    /// The headers of a 200: those of a 304 and `Content-Type`.
+    /// The headers of a 200: `ETag`, `Cache-Control`, the `extra` ones and `Content-Type`.
     var headers: HTTPHeaders
 
     /// - Parameters:
     ///   - json: the body, `application/json`.
     ///   - etag: its strong tag, quoted (see `EntityTag.strong(for:)`).
     ///   - cacheControl: the `Cache-Control` value (see `publicCaching(maxAge:)`).
-    ///   - extra: headers both a 200 and a 304 carry (`Content-Language`, `Vary`).
+    ///   - extra: further headers of a 200 (`Content-Language`, `Vary`); a 304 repeats `Vary`.
     init(json: [UInt8], etag: String, cacheControl: String, extra: HTTPHeaders = [:]) {
         self.init(json: SharedBytes(json), etag: etag, cacheControl: cacheControl, extra: extra)
     }
@@ -33,9 +35,10 @@ struct CacheableResponse: ResponseGenerator, Sendable {
         self.etag = etag
         self.cacheControl = cacheControl
         var notModified: HTTPHeaders = ["ETag": etag, "Cache-Control": cacheControl]
-        for field in extra { notModified.add(field.name, field.value) }
+        if let vary = extra["Vary"] { notModified.add("Vary", vary) }
         self.notModifiedHeaders = notModified
-        var headers = notModified
+        var headers: HTTPHeaders = ["ETag": etag, "Cache-Control": cacheControl]
+        for field in extra { headers.add(field.name, field.value) }
         headers.add("Content-Type", "application/json")
         self.headers = headers
     }

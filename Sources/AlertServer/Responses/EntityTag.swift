@@ -71,7 +71,10 @@ enum EntityTag {
             guard index < bytes.count else { break }
             if bytes[index] == UInt8(ascii: "*") { return true }
             if bytes[index] == UInt8(ascii: "W"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "/") { index += 2 }
-            if index < bytes.count, bytes[index] == quote, let end = bytes[(index + 1)...].firstIndex(of: quote) {
+            if index < bytes.count, bytes[index] == quote,
+               let found = memchr(bytes.baseAddress! + index + 1, Int32(quote), bytes.count - index - 1) {
+                // The member is `"…"`: compared whole (quotes included) with the tag.
+                let end = bytes.baseAddress!.distance(to: found.assumingMemoryBound(to: UInt8.self))
                 if end - index + 1 == tag.count, memcmp(bytes.baseAddress! + index, tag.baseAddress!, tag.count) == 0 { return true }
                 index = end + 1
             } else {
