@@ -34,9 +34,10 @@ struct CatalogHandlers {
         self.details = details
     }
 
-    /// Query items that steer rendering; every other query item is an alert parameter.
-    static let renderOptions: Set<String> = ["locale", "platform"]
-    static let platforms: Set<String> = ["ios", "android"]
+    /// Whether a query item steers rendering (`locale`, `platform`) rather than being an alert
+    /// parameter. Compared, not hashed: this runs for every query item of every render.
+    static func isRenderOption(_ name: String) -> Bool { name == "locale" || name == "platform" }
+    static func isPlatform(_ name: String) -> Bool { name == "ios" || name == "android" }
 
     struct CatalogList: Encodable {
         struct Item: Encodable {
@@ -67,7 +68,7 @@ struct CatalogHandlers {
             let catalog = try Self.catalog(request, in: catalogs)
             let type = request.path("type")
             guard catalog.entry(type) != nil else { throw CatalogError.unknownType(catalog: catalog.name, type: type) }
-            if let platform = try request.query("platform"), !Self.platforms.contains(platform) {
+            if let platform = try request.query("platform"), !Self.isPlatform(platform) {
                 throw APIError.badRequest("The platform \"\(platform)\" is unknown; use ios or android.")
             }
             let locale = alerts.locale(
@@ -85,14 +86,16 @@ struct CatalogHandlers {
     /// The alert's parameters: every query item but the render options, each given once, within
     /// `ParameterLimits`.
     static func parameters(of request: Request) throws -> [String: ParameterValue] {
-        let given = request.http.query.filter { !renderOptions.contains($0.name) }.map { (name: $0.name, value: $0.value ?? "") }
+        let query = request.http.query
+        // Most renders name no parameter (or only a locale): nothing to gather.
+        guard query.contains(where: { !isRenderOption($0.name) }) else { return [:] }
+        let given = query.filter { !isRenderOption($0.name) }.map { (name: $0.name, value: $0.value ?? "") }
         if let problem = ParameterLimits.problem(given) { throw APIError.badRequest(problem) }
         var parameters: [String: ParameterValue] = [:]
-        for item in request.http.query where !renderOptions.contains(item.name) {
-            guard parameters[item.name] == nil else {
+        for item in given {
+            guard parameters.updateValue(.string(item.value), forKey: item.name) == nil else {
                 throw APIError.badRequest("The parameter \"\(item.name)\" is given more than once.")
             }
-            parameters[item.name] = .string(item.value ?? "")
         }
         return parameters
     }
