@@ -120,7 +120,7 @@ bench-queue: bench-deps release
 	scripts/bench-queue.sh
 
 # Instructions per request under callgrind (user space), steady whatever the machine's speed:
-# WORKLOAD=enqueue (default), hit or miss, ALERTD_BIN to count another build. objcopy is binutils'.
+# WORKLOAD=enqueue (default), hit, 304 or miss, ALERTD_BIN to count another build. objcopy is binutils'.
 BENCH_INSTRUCTIONS_PACKAGES := $(BUILD_PACKAGES) valgrind binutils curl python3
 bench-instructions: release
 	$(call apt_install,$(BENCH_INSTRUCTIONS_PACKAGES))

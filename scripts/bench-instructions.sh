@@ -9,8 +9,9 @@
 # differences under 2 % as noise.
 #
 #   WORKLOAD  enqueue (default: new parameters and dedupe key each, 32 connections, SQLite store
-#             in a temporary folder), hit (the render endpoint, one cached alert) or miss (the
-#             render endpoint, new parameters each)
+#             in a temporary folder), hit (the render endpoint, one cached alert), 304 (the
+#             same, revalidated with If-None-Match) or miss (the render endpoint, new parameters
+#             each)
 #   COUNT     requests counted (default 3200), after 1000 not counted (caches, batches warm)
 #   ALERTD_BIN  the build to count (default .build/release/alertd)
 #

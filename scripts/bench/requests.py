@@ -5,10 +5,11 @@ every status. Loopback only; no timing is printed.
     python3 requests.py PORT WORKLOAD COUNT CONNECTIONS ROUND
 
 WORKLOAD: enqueue (new parameters and a new dedupe key each, as scripts/bench/enqueue.lua, 50
-sessions per connection), hit (the render endpoint, one cached alert) or miss (the render
-endpoint with new parameters each, as scripts/bench/render-miss.lua). ROUND makes the sessions,
-keys and parameters of one run differ from another's."""
-import asyncio, sys
+sessions per connection), hit (the render endpoint, one cached alert), 304 (the same with
+If-None-Match naming its tag) or miss (the render endpoint with new parameters each, as
+scripts/bench/render-miss.lua). ROUND makes the sessions, keys and parameters of one run differ
+from another's."""
+import asyncio, http.client, sys
 
 PORT, WORKLOAD, COUNT, CONNECTIONS, ROUND = int(sys.argv[1]), sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
 ADMIN = "bench-admin-token"
@@ -20,8 +21,22 @@ def enqueue(worker, index):
             f"Authorization: Bearer {ADMIN}\r\nContent-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n")
     return head.encode() + body, b"HTTP/1.1 201"
 
+HIT_PATH = "/v1/catalogs/app/alerts/questionExit?locale=zh-Hans"
+
 def hit(worker, index):
-    return b"GET /v1/catalogs/app/alerts/questionExit?locale=zh-Hans HTTP/1.1\r\nHost: x\r\n\r\n", b"HTTP/1.1 200"
+    return f"GET {HIT_PATH} HTTP/1.1\r\nHost: x\r\n\r\n".encode(), b"HTTP/1.1 200"
+
+def current_tag():
+    """The hit's entity tag, asked for once (it follows the catalog's text)."""
+    conn = http.client.HTTPConnection("127.0.0.1", PORT, timeout=10)
+    conn.request("GET", HIT_PATH)
+    response = conn.getresponse()
+    response.read()
+    return response.getheader("ETag")
+
+def not_modified(tag):
+    request = f"GET {HIT_PATH} HTTP/1.1\r\nHost: x\r\nIf-None-Match: {tag}\r\n\r\n".encode()
+    return lambda worker, index: (request, b"HTTP/1.1 304")
 
 def miss(worker, index):
     path = f"/v1/catalogs/app/alerts/newMessages?locale=zh-Hans&count={index}&sender={ROUND}-{worker}"
@@ -41,7 +56,7 @@ async def connection(worker, count, make):
     writer.close()
 
 async def main():
-    make = {"enqueue": enqueue, "hit": hit, "miss": miss}[WORKLOAD]
+    make = not_modified(current_tag()) if WORKLOAD == "304" else {"enqueue": enqueue, "hit": hit, "miss": miss}[WORKLOAD]
     await asyncio.gather(*[connection(w, COUNT // CONNECTIONS, make) for w in range(CONNECTIONS)])
 
 asyncio.run(main())
