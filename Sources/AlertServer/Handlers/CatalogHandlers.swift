@@ -86,10 +86,9 @@ struct CatalogHandlers {
     /// The alert's parameters: every query item but the render options, each given once, within
     /// `ParameterLimits`.
     static func parameters(of request: Request) throws -> [String: ParameterValue] {
-        let query = request.http.query
-        // Most renders name no parameter (or only a locale): nothing to gather.
-        guard query.contains(where: { !isRenderOption($0.name) }) else { return [:] }
-        let given = query.filter { !isRenderOption($0.name) }.map { (name: $0.name, value: $0.value ?? "") }
+        let given = request.http.query.filter { !isRenderOption($0.name) }.map { (name: $0.name, value: $0.value ?? "") }
+        // Most renders name no parameter (or only a locale): nothing to check or gather.
+        guard !given.isEmpty else { return [:] }
         if let problem = ParameterLimits.problem(given) { throw APIError.badRequest(problem) }
         var parameters: [String: ParameterValue] = [:]
         for item in given {
