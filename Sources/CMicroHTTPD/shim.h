@@ -35,7 +35,8 @@ typedef struct alertd_mhd_config {
 static inline struct MHD_Daemon *
 alertd_mhd_start(const alertd_mhd_config *config,
                  MHD_AccessHandlerCallback handler, void *handler_cls,
-                 MHD_RequestCompletedCallback completed, void *completed_cls)
+                 MHD_RequestCompletedCallback completed, void *completed_cls,
+                 MHD_NotifyConnectionCallback notify, void *notify_cls)
 {
     unsigned int flags = MHD_USE_POLL_INTERNAL_THREAD | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ERROR_LOG
                          | MHD_USE_NO_LISTEN_SOCKET | MHD_USE_ITC;
@@ -46,6 +47,7 @@ alertd_mhd_start(const alertd_mhd_config *config,
         { MHD_OPTION_CONNECTION_MEMORY_LIMIT, (intptr_t) config->connection_memory_limit, NULL },
         { MHD_OPTION_CONNECTION_TIMEOUT, (intptr_t) config->connection_timeout_seconds, NULL },
         { MHD_OPTION_NOTIFY_COMPLETED, (intptr_t) completed, completed_cls },
+        { MHD_OPTION_NOTIFY_CONNECTION, (intptr_t) notify, notify_cls },
         { MHD_OPTION_END, 0, NULL },
     };
     return MHD_start_daemon(flags, 0, NULL, NULL, handler, handler_cls,
@@ -59,6 +61,15 @@ alertd_mhd_client_address(struct MHD_Connection *connection)
     const union MHD_ConnectionInfo *info =
         MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
     return info == NULL ? NULL : info->client_addr;
+}
+
+/// What the connection-notify callback stored in the connection's socket context, or NULL.
+static inline void *
+alertd_mhd_socket_context(struct MHD_Connection *connection)
+{
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    return info == NULL ? NULL : info->socket_context;
 }
 
 #endif

@@ -141,32 +141,45 @@ private func reject(
 
 /// Hands a response to MHD, with the request's `X-Request-Id`: a body of its own is copied (it
 /// is small and made for this request); shared bytes are not, MHD holds a retain of them until
-/// it destroys the response. Notes what was sent for the observer.
+/// it destroys the response, and the connection keeps that response for its next request (see
+/// `ConnectionResponse`). Notes what was sent for the observer.
 func queue(_ response: HTTPResponse, on connection: OpaquePointer, for context: RequestContext) -> MHD_Result {
     context.status = response.status
     context.route = response.route
+    context.bodyBytes = response.content.count
+    if case .shared(let body) = response.content, let kept = connectionResponse(of: connection) {
+        guard let mhdResponse = kept.mhdResponse(for: response, body: body, requestID: context.requestID) else {
+            return .NO
+        }
+        return MHD_queue_response(connection, UInt32(response.status), mhdResponse)
+    }
+    guard let mhdResponse = makeMHDResponse(response.content, headers: response.headers, requestID: context.requestID)
+    else { return .NO }
+    defer { MHD_destroy_response(mhdResponse) }
+    return MHD_queue_response(connection, UInt32(response.status), mhdResponse)
+}
+
+/// A new MHD response with these headers and `X-Request-Id`, or nil when MHD cannot make one.
+func makeMHDResponse(_ content: HTTPResponse.Content, headers: HTTPHeaders, requestID: String) -> OpaquePointer? {
     let mhdResponse: OpaquePointer?
-    switch response.content {
+    switch content {
     case .owned(let body):
-        context.bodyBytes = body.count
         mhdResponse = body.withUnsafeBytes { bytes in
             MHD_create_response_from_buffer(
                 bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), .RESPMEM_MUST_COPY)
         }
     case .shared(let body):
-        context.bodyBytes = body.count
         let retained = Unmanaged.passRetained(body).toOpaque()
         mhdResponse = MHD_create_response_from_buffer_with_free_callback_cls(
             body.count, body.baseAddress, microHTTPReleaseSharedBytes, retained)
         if mhdResponse == nil { Unmanaged<SharedBytes>.fromOpaque(retained).release() }
     }
-    guard let mhdResponse else { return .NO }
-    defer { MHD_destroy_response(mhdResponse) }
-    for field in response.headers {
+    guard let mhdResponse else { return nil }
+    for field in headers {
         addHeader(field.name, field.value, to: mhdResponse)
     }
-    addHeader(RequestID.headerName, context.requestID, to: mhdResponse)
-    return MHD_queue_response(connection, UInt32(response.status), mhdResponse)
+    addHeader(RequestID.headerName, requestID, to: mhdResponse)
+    return mhdResponse
 }
 
 /// Adds one header through `withCString`, which hands MHD a native string's own bytes (a short

@@ -62,4 +62,13 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
         }
         return true
     }
+
+    /// Whether both lists are one storage: then they hold the same fields (while one of them
+    /// is kept, the storage cannot be changed in place or reused). A cheap test of equality for
+    /// lists made once and handed out many times; false says nothing.
+    func hasSameStorage(as other: HTTPHeaders) -> Bool {
+        fields.withUnsafeBufferPointer { mine in
+            other.fields.withUnsafeBufferPointer { theirs in mine.baseAddress == theirs.baseAddress }
+        }
+    }
 }

@@ -13,6 +13,14 @@ public struct HTTPResponse: Sendable {
     enum Content: Sendable {
         case owned([UInt8])
         case shared(SharedBytes)
+
+        /// The body's length in bytes.
+        var count: Int {
+            switch self {
+            case .owned(let bytes): bytes.count
+            case .shared(let bytes): bytes.count
+            }
+        }
     }
 
     public init(status: Int, headers: HTTPHeaders = [:], body: [UInt8] = []) {

@@ -35,7 +35,8 @@ public final class HTTPServer: Sendable {
             connection_memory_limit: configuration.connectionMemoryLimit,
             connection_timeout_seconds: UInt32(configuration.connectionTimeout))
         let context = Unmanaged.passUnretained(core).toOpaque()
-        guard let daemon = alertd_mhd_start(&config, microHTTPAccess, context, microHTTPCompleted, context) else {
+        guard let daemon = alertd_mhd_start(
+            &config, microHTTPAccess, context, microHTTPCompleted, context, microHTTPConnectionNotify, nil) else {
             listener.close()
             throw HTTPServerError.cannotListen(host: configuration.host, port: configuration.port)
         }

@@ -21,6 +21,10 @@ public final class SharedBytes: Sendable, Equatable {
         if copied == nil { _ = storage.initializeMemory(as: UInt8.self, from: bytes) }
     }
 
+    /// No bytes: the body of an answer that has none but is sent again and again, such as a
+    /// 304 (see `ConnectionResponse`).
+    public static let empty = SharedBytes([UInt8]())
+
     deinit { storage.deallocate() }
 
     public var count: Int { storage.count }

@@ -52,7 +52,7 @@ struct CacheableResponse: ResponseGenerator, Sendable {
             // leave it out. Giving it the 200's bytes instead would make it say their length,
             // which RFC 9110 §8.6 prefers, but parsers built on http-parser (wrk, older Node)
             // then wait for that many bytes of body that never come (measured: wrk stalls).
-            return HTTPResponse(status: 304, headers: notModifiedHeaders)
+            return HTTPResponse(status: 304, headers: notModifiedHeaders, body: SharedBytes.empty)
         }
         return HTTPResponse(status: 200, headers: headers, body: body)
     }
