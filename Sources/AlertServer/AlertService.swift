@@ -14,6 +14,8 @@ public struct AlertService: HTTPHandler {
     public let logger: Logger
     /// Requests by route and status, durations by route.
     let requests: RequestMetrics
+    /// Answers of the routes that say `keeping`, by request target (see `KeptAnswers`).
+    let kept: KeptAnswers
 
     /// - Parameters:
     ///   - catalogs: the catalogs to list and render.
@@ -49,6 +51,7 @@ public struct AlertService: HTTPHandler {
         self.metrics = metrics
         self.logger = logger
         self.requests = requests
+        self.kept = KeptAnswers(capacity: renderCacheSize)
     }
 
     /// What the server should tell of every finished request: it counts it for `/metrics` and
@@ -66,6 +69,7 @@ public struct AlertService: HTTPHandler {
     }
 
     public func handle(_ http: HTTPRequest) -> HTTPReply {
+        if let response = kept.response(to: http) { return .respond(response) }
         let match = router.match(method: http.method, path: http.path)
         guard case .found(.later(let handler), let parameters, let route) = match else {
             return .respond(respond(to: http, match))
@@ -135,7 +139,11 @@ public struct AlertService: HTTPHandler {
             var response: HTTPResponse
             do {
                 try JSONContentType.require(http)
-                response = try handler(request).response(for: request)
+                let generator = try handler(request)
+                response = try generator.response(for: request)
+                if let keeping = router.routes[route].keeping, let cacheable = generator as? CacheableResponse {
+                    kept.keep(cacheable, route: route, keeping: keeping, for: http)
+                }
             } catch {
                 response = problem(APIError(error), for: request, cause: error)
             }

@@ -158,6 +158,10 @@ struct RenderedAlerts: Sendable {
         return rendering
     }
 
+    /// Counts a rendering answered again from outside this cache (`KeptAnswers`) as this
+    /// cache's hit: it is one, a step earlier.
+    func countHit() { metrics?.renderCacheHit() }
+
     /// Problems found checking an alert (a `Result` failure needs an `Error`).
     struct Issues: Error {
         var issues: [SpecIssue]

@@ -58,13 +58,14 @@ struct CatalogHandlers {
 
     func register(in router: inout Router) {
         let (catalogs, alerts, list, details) = (catalogs, alerts, list, details)
-        router.add("GET", "/v1/catalogs") { _ in list }
-        router.add("GET", "/v1/catalogs/{catalog}") { request in
+        router.add("GET", "/v1/catalogs", keeping: .byTarget) { _ in list }
+        router.add("GET", "/v1/catalogs/{catalog}", keeping: .byTarget) { request in
             let name = request.path("catalog")
             guard let detail = details[name] else { throw CatalogError.unknownCatalog(name) }
             return detail
         }
-        router.add("GET", "/v1/catalogs/{catalog}/alerts/{type}") { request in
+        // Kept by target (see KeptAnswers); an answer given again counts as a render cache hit.
+        router.add("GET", "/v1/catalogs/{catalog}/alerts/{type}", keeping: .byTarget(counting: alerts.countHit)) { request in
             let catalog = try Self.catalog(request, in: catalogs)
             let type = request.path("type")
             guard catalog.entry(type) != nil else { throw CatalogError.unknownType(catalog: catalog.name, type: type) }

@@ -47,7 +47,13 @@ struct CacheableResponse: ResponseGenerator, Sendable {
     static func publicCaching(maxAge: Int) -> String { "public, max-age=\(maxAge)" }
 
     func response(for request: Request) throws -> HTTPResponse {
-        if EntityTag.matches(request.http.headers, etag) {
+        response(revalidating: request.http.headers)
+    }
+
+    /// The 200, or the 304 when the request's headers hold an `If-None-Match` that the tag
+    /// matches.
+    func response(revalidating request: HTTPHeaders) -> HTTPResponse {
+        if EntityTag.matches(request, etag) {
             // libmicrohttpd 0.9.75 writes `Content-Length: 0` on every 304 and offers no way to
             // leave it out. Giving it the 200's bytes instead would make it say their length,
             // which RFC 9110 §8.6 prefers, but parsers built on http-parser (wrk, older Node)

@@ -23,8 +23,22 @@ public struct Router: Sendable {
         public let pattern: String
         /// Whether HEAD is served by this GET route (not for a GET with effects, like `next`).
         public let answersHead: Bool
+        /// Set when the route's answers may be kept by request target (see `Keeping`).
+        public let keeping: Keeping?
         fileprivate let segments: [Segment]
         fileprivate let responder: Responder
+    }
+
+    /// A route whose answer is a `CacheableResponse` that depends on the request's path, query
+    /// and `Accept-Language` alone: its answers are kept by those (`KeptAnswers`) and given again
+    /// without routing. `answeredAgain` runs each time a kept answer is (to count it).
+    public struct Keeping: Sendable {
+        let answeredAgain: @Sendable () -> Void
+
+        public static let byTarget = Keeping {}
+
+        /// Kept, with `count` run for each answer given again.
+        public static func byTarget(counting count: @escaping @Sendable () -> Void) -> Keeping { Keeping(answeredAgain: count) }
     }
 
     fileprivate enum Segment: Sendable, Equatable {
@@ -46,24 +60,26 @@ public struct Router: Sendable {
 
     public init() {}
 
-    public mutating func add(_ method: String, _ pattern: String, _ handler: @escaping Handler) {
-        add(method, pattern, responder: .now(handler), answersHead: true)
+    /// Adds a route that answers at once; `keeping` when its answers may be kept by target.
+    public mutating func add(_ method: String, _ pattern: String, keeping: Keeping? = nil, _ handler: @escaping Handler) {
+        add(method, pattern, responder: .now(handler), answersHead: true, keeping: keeping)
     }
 
     /// Adds a route whose handler waits: it answers later, the connection suspended meanwhile.
     /// A GET that changes state (delivers an item) says `answersHead: false`, so HEAD cannot
     /// trigger it and lose its answer.
     public mutating func addAsync(_ method: String, _ pattern: String, answersHead: Bool = true, _ handler: @escaping AsyncHandler) {
-        add(method, pattern, responder: .later(handler), answersHead: answersHead)
+        add(method, pattern, responder: .later(handler), answersHead: answersHead, keeping: nil)
     }
 
-    private mutating func add(_ method: String, _ pattern: String, responder: Responder, answersHead: Bool) {
+    private mutating func add(_ method: String, _ pattern: String, responder: Responder, answersHead: Bool, keeping: Keeping?) {
         let segments: [Segment] = pattern.split(separator: "/").map { part in
             part.hasPrefix("{") && part.hasSuffix("}") ? .parameter(String(part.dropFirst().dropLast())) : .literal(Array(part.utf8))
         }
         precondition(
             !routes.contains { $0.method == method && $0.segments == segments }, "route \(method) \(pattern) added twice")
-        routes.append(Route(method: method, pattern: pattern, answersHead: answersHead, segments: segments, responder: responder))
+        routes.append(Route(
+            method: method, pattern: pattern, answersHead: answersHead, keeping: keeping, segments: segments, responder: responder))
         maxSegments = max(maxSegments, segments.count)
     }
 
