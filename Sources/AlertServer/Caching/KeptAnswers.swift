@@ -18,7 +18,7 @@ import MicroHTTP
 /// ```swift
 /// let kept = KeptAnswers(capacity: 4096)
 /// if let response = kept.response(to: http) { return .respond(response) }   // before routing
-/// kept.keep(cacheable, route: route, for: http)                              // after a kept route answered
+/// kept.keep(cacheable, route: route, keeping: keeping, for: http)           // after a keeping route answered
 /// ```
 struct KeptAnswers: Sendable {
     /// What a request is answered by: the route's answer, which route (for metrics and logs),
