@@ -1,5 +1,3 @@
-import AlertCatalogs
-import AlertQueue
 import AlertServer
 import Foundation
 import MicroHTTP
@@ -139,10 +137,7 @@ struct KeptAnswersTests {
 
     @Test("with a render cache of size 0 nothing is kept, and every answer is still right")
     func none() throws {
-        let queue = QueueServices(
-            store: try SQLiteQueueStore.inMemory(settings: QueueSettings()), credentials: TestCredentials.credentials,
-            settings: QueueSettings())
-        let service = try AlertService(catalogs: .builtIn(), queue: queue, renderCacheSize: 0)
+        let service = try AlertService.forTests(renderCacheSize: 0)
         let first = try Self.answer(service, Self.exit, query: [("locale", "fr")])
         let again = try Self.answer(service, Self.exit, query: [("locale", "fr")])
         #expect(first.status == 200 && again.body == first.body && again.headers == first.headers)

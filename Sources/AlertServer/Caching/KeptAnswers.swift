@@ -39,9 +39,7 @@ struct KeptAnswers: Sendable {
     /// The kept answer to `http`, with its `If-None-Match` honoured, or nil. Only GET and HEAD
     /// without a body are answered here: anything else goes through its route.
     func response(to http: HTTPRequest) -> HTTPResponse? {
-        guard http.body.isEmpty, http.method == "GET" || http.method == "HEAD",
-            let answer = answers.value(for: Key(http))
-        else { return nil }
+        guard Self.mayAnswer(http), let answer = answers.value(for: Key(http)) else { return nil }
         answer.keeping.answeredAgain()
         var response = answer.response.response(revalidating: http.headers)
         response.route = answer.route
@@ -50,8 +48,13 @@ struct KeptAnswers: Sendable {
 
     /// Keeps `response`, the answer of route `route` to `http`.
     func keep(_ response: CacheableResponse, route: Int, keeping: Router.Keeping, for http: HTTPRequest) {
-        guard http.body.isEmpty, http.method == "GET" || http.method == "HEAD" else { return }
+        guard Self.mayAnswer(http) else { return }
         answers.insert(Answer(response: response, route: route, keeping: keeping), for: Key(http))
+    }
+
+    /// A body-less GET or HEAD: the only requests kept answers are for.
+    private static func mayAnswer(_ http: HTTPRequest) -> Bool {
+        http.body.isEmpty && (http.method == "GET" || http.method == "HEAD")
     }
 
     /// A request's path, query items and `Accept-Language`, compared and hashed in place (no

@@ -11,13 +11,14 @@ enum TestCredentials {
 }
 
 extension AlertService {
-    /// The service with the built-in catalogs and a fresh in-memory queue store.
     /// The service with the built-in catalogs and a fresh in-memory queue store; `logger`, when
     /// given, gets its request lines and errors.
-    static func forTests(settings: QueueSettings = QueueSettings(), logger: Logger? = nil) throws -> AlertService {
+    static func forTests(
+        settings: QueueSettings = QueueSettings(), renderCacheSize: Int = 4096, logger: Logger? = nil
+    ) throws -> AlertService {
         let queue = QueueServices(
             store: try SQLiteQueueStore.inMemory(settings: settings), credentials: TestCredentials.credentials, settings: settings)
-        guard let logger else { return try AlertService(catalogs: .builtIn(), queue: queue) }
-        return try AlertService(catalogs: .builtIn(), queue: queue, logger: logger)
+        guard let logger else { return try AlertService(catalogs: .builtIn(), queue: queue, renderCacheSize: renderCacheSize) }
+        return try AlertService(catalogs: .builtIn(), queue: queue, renderCacheSize: renderCacheSize, logger: logger)
     }
 }
