@@ -70,7 +70,11 @@ let package = Package(
         // Session queues: the semantics (QueuePolicy), the store protocol, and the SQLite store.
         .target(
             name: "AlertQueue",
-            dependencies: ["AlertSpec", "Locking", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [
+                "AlertSpec", "Locking", .product(name: "GRDB", package: "GRDB.swift"),
+                // sqlite3_wal_hook, which GRDB does not wrap (see Checkpointer.swift).
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ],
             swiftSettings: swiftSettings
         ),
         // The PostgreSQL queue store, for several instances sharing the queues. A target of its own,

@@ -87,10 +87,10 @@ struct SQLiteQueueStoreTests {
 
     @Test("Commits leave the WAL alone; a background checkpoint moves its pages into the file")
     func backgroundCheckpoint() async throws {
-        // Given: a file store, its migrations committed to the WAL
+        // Given: a file store that checkpoints from 50 pages, its migrations committed to the WAL
         let (path, remove) = try temporaryDatabasePath()
         defer { remove() }
-        let store = try SQLiteQueueStore(path: path)
+        let store = try SQLiteQueueStore(path: path, settings: QueueSettings(), minimumFrames: 50)
         defer { try? store.close() }
         let before = try Self.size(path)
         // When: far fewer pages than SQLite's own checkpoint would wait for (1,000)
@@ -106,12 +106,34 @@ struct SQLiteQueueStoreTests {
         #expect(try await store.items(session: "session-99", now: t0).count == 1)
     }
 
+    @Test("A WAL of few pages is not checkpointed, so a light load's commits never wait for it to start again")
+    func fewPagesStayInTheWAL() async throws {
+        // Given: a file store with the default threshold (4,096 pages)
+        let (path, remove) = try temporaryDatabasePath()
+        defer { remove() }
+        let store = try SQLiteQueueStore(path: path)
+        defer { try? store.close() }
+        _ = try await store.enqueue(alert("app/a", in: "first"), now: t0)
+        let (size, round) = (try Self.size(path), try Self.walRound(path))
+        // When: a few writes, spread over several checkpoint intervals (100 ms)
+        for index in 0..<5 {
+            try await Task.sleep(for: .milliseconds(100))
+            _ = try await store.enqueue(alert("app/a", in: "session-\(index)"), now: t0)
+        }
+        try await Task.sleep(for: .milliseconds(300))
+        // Then: nothing was copied into the file, and the WAL never started again (each start
+        // makes its next commit sync the new WAL header to disk)
+        #expect(try Self.size(path) == size)
+        #expect(try Self.walRound(path) == round)
+        #expect(try await store.items(session: "session-4", now: t0).count == 1)
+    }
+
     @Test("Past its limit, the WAL starts again from its beginning, however steady the writes")
     func walStartsAgain() async throws {
         // Given: a store whose WAL should start again past 40 pages
         let (path, remove) = try temporaryDatabasePath()
         defer { remove() }
-        let store = try SQLiteQueueStore(path: path, settings: QueueSettings(), restartFrames: 40)
+        let store = try SQLiteQueueStore(path: path, settings: QueueSettings(), minimumFrames: 10, restartFrames: 40)
         defer { try? store.close() }
         _ = try await store.enqueue(alert("app/a", in: "first"), now: t0)
         let firstRound = try Self.walRound(path)

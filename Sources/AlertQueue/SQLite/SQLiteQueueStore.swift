@@ -26,16 +26,26 @@ public struct SQLiteQueueStore: QueueStore {
     /// Opens (or creates) the database at `path`, in WAL mode, and migrates it. Its WAL is
     /// checkpointed in the background, not by commits (see `Checkpointer`).
     public init(path: String, settings: QueueSettings = QueueSettings()) throws {
-        try self.init(path: path, settings: settings, restartFrames: Checkpointer.restartFrames)
+        try self.init(path: path, settings: settings, minimumFrames: Checkpointer.minimumFrames)
     }
 
-    /// A file store whose WAL starts again past `restartFrames` pages (tests make it small).
-    init(path: String, settings: QueueSettings, restartFrames: Int) throws {
+    /// A file store whose WAL is checkpointed from `minimumFrames` pages and starts again past
+    /// `restartFrames` (tests make them small).
+    init(
+        path: String, settings: QueueSettings, minimumFrames: Int = Checkpointer.minimumFrames,
+        restartFrames: Int = Checkpointer.restartFrames
+    ) throws {
+        // The writer's commits report to `progress` instead of checkpointing (see `Checkpointer`);
+        // the pool keeps this closure, and with it `progress`, as long as its connections.
+        let progress = WALProgress()
         var configuration = Self.configuration()
-        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA wal_autocheckpoint = 0") }
+        configuration.prepareDatabase { db in progress.watch(db) }
         let pool = try DatabasePool(path: path, configuration: configuration)
         let batcher = WriteBatcher(writer: pool)
-        let checkpointer = try Checkpointer(path: path, configuration: Self.configuration(), restartFrames: restartFrames) {
+        let checkpointer = try Checkpointer(
+            path: path, configuration: Self.configuration(), progress: progress, minimumFrames: minimumFrames,
+            restartFrames: restartFrames
+        ) {
             batcher.requestCatchUp()
         }
         try self.init(writer: pool, batcher: batcher, settings: settings, checkpointer: checkpointer)
