@@ -70,25 +70,32 @@ struct WriteBatcherTests {
         #expect(try await queue.read { db in try Int.fetchAll(db, sql: "SELECT x FROM t") } == [2])
     }
 
-    @Test("An idle writer runs a write on its caller's thread, unless the write may not run inline")
+    @Test("An idle writer runs a write on its caller's thread; an enqueue's only while writes are rare")
     func inlineOrOnTheWriter() async throws {
+        // (A window of a minute: however slow the build, the writes below fall within one.)
         let queue = try DatabaseQueue()
-        let batcher = WriteBatcher(writer: queue)
+        let batcher = WriteBatcher(writer: queue, quietWindow: 60_000_000_000)
         let threads = try await Task(executorPreference: OwnThread()) {
             let caller = pthread_self()
-            let inline = try await batcher.write { _ in pthread_self() }
-            let handedOff = try await batcher.write(mayRunInline: false) { _ in pthread_self() }
-            return (caller: caller, inline: inline, handedOff: handedOff)
+            let quiet = try await batcher.write(inline: .whenQuiet) { _ in pthread_self() }
+            // Writes coming fast: more than `quietWrites` within the window
+            var idle: [pthread_t] = []
+            for _ in 0..<WriteBatcher.quietWrites {
+                idle.append(try await batcher.write(inline: .whenIdle) { _ in pthread_self() })
+            }
+            let busy = try await batcher.write(inline: .whenQuiet) { _ in pthread_self() }
+            return (caller: caller, quiet: quiet, idle: idle, busy: busy)
         }.value
-        #expect(pthread_equal(threads.caller, threads.inline) != 0)
-        #expect(pthread_equal(threads.caller, threads.handedOff) == 0)
+        #expect(pthread_equal(threads.caller, threads.quiet) != 0)
+        #expect(threads.idle.allSatisfy { pthread_equal(threads.caller, $0) != 0 })
+        #expect(pthread_equal(threads.caller, threads.busy) == 0)
     }
 
     @Test("A batch whose transaction cannot begin answers every one of its writes")
     func batchThatCannotBegin() async throws {
         // Given: a closed database, where no transaction begins
         let queue = try DatabaseQueue()
-        let batcher = WriteBatcher(writer: queue)
+        let batcher = WriteBatcher(writer: queue, quietWrites: 0)
         try queue.close()
         // When: writes that wait for the writer, as enqueues do (in tasks left to themselves, so
         // that a write never answered fails the test below instead of hanging it; on a thread of
@@ -98,7 +105,7 @@ struct WriteBatcherTests {
             Task(executorPreference: OwnThread()) {
                 let answer: Result<Void, any Error>
                 do {
-                    answer = .success(try await batcher.write(mayRunInline: false) { _ in })
+                    answer = .success(try await batcher.write(inline: .whenQuiet) { _ in })
                 } catch {
                     answer = .failure(error)
                 }

@@ -1,3 +1,4 @@
+import Dispatch
 import GRDB
 import Locking
 
@@ -12,9 +13,11 @@ import Locking
 ///   writer: the batch runs on the writer's thread in one IMMEDIATE transaction, each write in
 ///   its own savepoint (its failure undoes only itself), and every caller is answered only after
 ///   the shared commit — one commit for many requests.
-/// - **A write that may not run inline** always joins the batch, even when the writer is idle.
-///   An inline write holds the HTTP worker thread that runs it, and with it every other
-///   connection of that thread, for the whole transaction (see `SQLiteQueueStore.enqueue`).
+/// - **A write that runs inline only when writes are rare** (`.whenQuiet`, the enqueue) joins
+///   the batch while writes arrive faster than `quietRate`, even when the writer is idle for a
+///   moment. An inline write holds the HTTP worker thread that runs it, and with it every
+///   other connection of that thread, for the whole transaction: under a flood that costs more
+///   than the two thread hops it saves (see `SQLiteQueueStore.enqueue`).
 ///
 /// Neither way wraps a write in more than that: a write that fails is undone whole, by its
 /// transaction or its savepoint.
@@ -31,20 +34,59 @@ final class WriteBatcher: Sendable {
         let failed: @Sendable (any Error) -> Void
     }
 
+    /// When a write may run on the calling thread, if the writer is idle.
+    enum Inline {
+        /// Whenever the writer is idle.
+        case whenIdle
+        /// When the writer is idle and writes are rare: at most `quietWrites` arrived in the
+        /// last `quietWindow` or so, this one included.
+        case whenQuiet
+    }
+
+    /// Rare writes, by default: at most 4 in 5 ms (800 a second). That rare, a write seldom
+    /// meets another one to share a commit with, so waiting for the writer's thread would buy
+    /// nothing but two thread hops; faster, batches form.
+    static let quietWrites = 4
+    static let quietWindow: UInt64 = 5_000_000
+
     private struct State {
         /// A write (inline) or a batch is running now.
         var busy = false
+        /// Writes that arrived since `windowStart`, and in the window before it (zero when that
+        /// window ended more than a window ago): a sliding count, in two halves.
+        var windowStart: UInt64 = 0
+        var inWindow = 0
+        var inPreviousWindow = 0
         /// Writes waiting for the next batch.
         var pending: [Write] = []
         /// The WAL has grown long: checkpoint on the writer before its next transaction.
         var catchUpWanted = false
+
+        /// Counts a write arriving at `now` (nanoseconds) and tells whether at most `quiet`
+        /// writes arrived in the last `window` or so, this one included.
+        mutating func arrival(at now: UInt64, quiet: Int, window: UInt64) -> Bool {
+            let elapsed = now &- windowStart
+            if elapsed >= window {
+                inPreviousWindow = elapsed < 2 * window ? inWindow : 0
+                windowStart = now
+                inWindow = 0
+            }
+            inWindow += 1
+            return inWindow + inPreviousWindow <= quiet
+        }
     }
 
     private let writer: any DatabaseWriter
     private let state = Locked(State())
+    /// Writes within a window (nanoseconds) up to which a `.whenQuiet` write may run inline
+    /// (tests change them so as not to depend on time).
+    private let quietWrites: Int
+    private let quietWindow: UInt64
 
-    init(writer: any DatabaseWriter) {
+    init(writer: any DatabaseWriter, quietWrites: Int = WriteBatcher.quietWrites, quietWindow: UInt64 = WriteBatcher.quietWindow) {
         self.writer = writer
+        self.quietWrites = quietWrites
+        self.quietWindow = quietWindow
     }
 
     /// Asks for a checkpoint on the writer's connection between two transactions (see
@@ -66,12 +108,15 @@ final class WriteBatcher: Sendable {
     var backlog: Int { state.withLock { $0.pending.count } }
 
     /// Runs `body` in a transaction and returns its result once committed: on the calling thread
-    /// when the writer is idle and `mayRunInline`, else in the next batch on the writer's thread.
+    /// when the writer is idle (and, `.whenQuiet`, writes are rare), else in the next batch on
+    /// the writer's thread.
     func write<T: Sendable>(
-        mayRunInline: Bool = true, _ body: @escaping @Sendable (Database) throws -> T
+        inline: Inline = .whenIdle, _ body: @escaping @Sendable (Database) throws -> T
     ) async throws -> T {
-        let alone = mayRunInline && state.withLock { state -> Bool in
-            guard !state.busy else { return false }
+        let now = DispatchTime.now().uptimeNanoseconds
+        let alone = state.withLock { state -> Bool in
+            let quiet = state.arrival(at: now, quiet: quietWrites, window: quietWindow)
+            guard !state.busy, inline == .whenIdle || quiet else { return false }
             state.busy = true
             return true
         }

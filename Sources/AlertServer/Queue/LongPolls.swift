@@ -87,8 +87,10 @@ public final class LongPolls: Sendable {
     }
 
     /// Calls `wake` once, when `session` is notified after `generation`, at `deadline`, or at
-    /// shutdown — at once (on this thread) if one of those already happened. `wake` runs on the
-    /// notifying thread: keep it short (start a task).
+    /// shutdown — at once (on this thread) if one of those already happened. A notification
+    /// runs `wake` on the notifying thread, so it may start its work there (`Task.immediate`):
+    /// an enqueue that wakes a poll hands the item over without a thread hop. Deadlines and
+    /// shutdown wake many waiters at once: those run `wake` on Dispatch's threads, in parallel.
     public func park(session: String, since generation: UInt64, until deadline: ContinuousClock.Instant, wake: @escaping Wake) {
         let parked = state.withLock { state -> Bool in
             guard !state.closed, state.generations[Self.bucket(session)] == generation, deadline > .now else { return false }
@@ -101,7 +103,7 @@ public final class LongPolls: Sendable {
         if !parked { wake() }
     }
 
-    /// Wakes every waiter of `session`.
+    /// Wakes every waiter of `session`, on this thread.
     public func notify(_ session: String) {
         let woken = state.withLock { state -> [Waiter] in
             state.generations[Self.bucket(session)] &+= 1
@@ -117,7 +119,7 @@ public final class LongPolls: Sendable {
             defer { state.waiters = [:]; state.count = 0 }
             return state.waiters.values.flatMap { $0 }
         }
-        for waiter in woken { waiter.wake() }
+        wakeInParallel(woken)
     }
 
     /// Wakes every waiter and lets no new one wait (shutdown).
@@ -129,7 +131,7 @@ public final class LongPolls: Sendable {
             defer { state.waiters = [:]; state.count = 0 }
             return state.waiters.values.flatMap { $0 }
         }
-        for waiter in woken { waiter.wake() }
+        wakeInParallel(woken)
     }
 
     /// Wakes the waiters whose deadline has come: the earliest deadlines only, never a scan.
@@ -142,8 +144,15 @@ public final class LongPolls: Sendable {
             }
             return due
         }
-        for waiter in woken { waiter.wake() }
+        wakeInParallel(woken)
     }
+
+    /// Runs each waiter's `wake` on a Dispatch thread: thousands may be due at once.
+    private func wakeInParallel(_ waiters: [Waiter]) {
+        for waiter in waiters { Self.wakers.async(execute: waiter.wake) }
+    }
+
+    private static let wakers = DispatchQueue(label: "alertd.long-polls.wake", qos: .userInitiated, attributes: .concurrent)
 
     private static func bucket(_ session: String) -> Int {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a: stable across runs, unlike hashValue
