@@ -1,0 +1,35 @@
+import GRDB
+import GRDBSQLite
+
+/// Binds values to a raw SQLite statement, copied by SQLite (`SQLITE_TRANSIENT`).
+enum RawBinding {
+    /// SQLite's `SQLITE_TRANSIENT`, a macro Swift does not import.
+    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+    /// Text, never NULL: an empty string is bound as "" (a NULL pointer would bind NULL).
+    static func text(_ value: String, to statement: OpaquePointer, at index: CInt) {
+        var value = value
+        value.withUTF8 { bytes in
+            if let start = bytes.baseAddress, !bytes.isEmpty {
+                _ = start.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
+                    sqlite3_bind_text(statement, index, $0, CInt(bytes.count), transient)
+                }
+            } else {
+                _ = sqlite3_bind_text(statement, index, "", 0, transient)
+            }
+        }
+    }
+
+    static func double(_ value: Double?, to statement: OpaquePointer, at index: CInt) {
+        if let value { sqlite3_bind_double(statement, index, value) } else { sqlite3_bind_null(statement, index) }
+    }
+
+    /// Runs a statement that returns no rows; its failure as GRDB reports one.
+    static func stepToEnd(_ statement: OpaquePointer, in db: Database, sql: String) throws {
+        let code = sqlite3_step(statement)
+        guard code == SQLITE_DONE else {
+            throw DatabaseError(
+                resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)), sql: sql)
+        }
+    }
+}
