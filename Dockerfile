@@ -10,7 +10,7 @@
 # runtime stage needs only the C libraries in docker/runtime-packages.txt.
 FROM swift:6.3-bookworm AS build
 RUN apt-get update \
-    && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends pkg-config libmicrohttpd-dev libsqlite3-dev \
+    && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends pkg-config libmicrohttpd-dev libsqlite3-dev libmimalloc-dev \
     && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 # Tests/ too: Package.swift names a support target there, and SwiftPM wants every target's folder.

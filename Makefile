@@ -4,10 +4,11 @@
 SHELL := /bin/bash
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-# What building and running alertd needs, and what the tests need on top (python3-venv: the
+# What building and running alertd needs (libmimalloc-dev: the allocator release builds link),
+# and what the tests need on top (python3-venv: the
 # schema test checks specs with Python's jsonschema, installed from PyPI into $(VENV);
 # postgresql-15: the PostgreSQL store's tests start throwaway clusters with its initdb and pg_ctl).
-BUILD_PACKAGES := pkg-config libmicrohttpd-dev libsqlite3-dev
+BUILD_PACKAGES := pkg-config libmicrohttpd-dev libsqlite3-dev libmimalloc-dev
 TEST_PACKAGES := $(BUILD_PACKAGES) curl python3 python3-venv postgresql-15
 BENCH_PACKAGES := $(BUILD_PACKAGES) wrk curl gcc libc6-dev
 # bench-postgres: postgresql-15 ships initdb, pg_ctl, psql and pgbench (in /usr/lib/postgresql/15/bin).
