@@ -19,7 +19,7 @@ import Locking
 /// Checkpointing every interval whatever the WAL held made a lightly loaded server pay it on the
 /// first commit after each checkpoint. Measured with one long-poll woken by one enqueue every
 /// 15 ms or so (300 rounds, five alternating pairs of release builds): the enqueue's answer
-/// p90 1.06–1.54 ms against 1.15–2.26, the woken poll's p99 2.3–4.5 ms against 2.9–5.4. Beside
+/// p90 1.03–1.54 ms against 1.15–2.26, the woken poll's p99 2.3–4.5 ms against 2.9–5.4. Beside
 /// 10,000 waiting polls the figures do not move: libmicrohttpd's resume costs more there.
 /// Under load the threshold is reached within a few intervals, so checkpoints still come every
 /// few hundred milliseconds (enqueues per second unchanged beyond the noise).
