@@ -87,10 +87,12 @@ public final class LongPolls: Sendable {
     }
 
     /// Calls `wake` once, when `session` is notified after `generation`, at `deadline`, or at
-    /// shutdown — at once (on this thread) if one of those already happened. A notification
-    /// runs `wake` on the notifying thread, so it may start its work there (`Task.immediate`):
-    /// an enqueue that wakes a poll hands the item over without a thread hop. Deadlines and
-    /// shutdown wake many waiters at once: those run `wake` on Dispatch's threads, in parallel.
+    /// shutdown — at once if one of those already happened. A notification runs `wake` on the
+    /// notifying thread, so it may start its work there (`Task.immediate`): an enqueue that
+    /// wakes a poll hands the item over without a thread hop. Deadlines and shutdown wake many
+    /// waiters at once: those run `wake` on Dispatch's threads, in parallel. So does a `park`
+    /// that comes too late, never on the parking thread: a look that parks again and again while
+    /// its session keeps changing would otherwise nest each new look in the last one's stack.
     public func park(session: String, since generation: UInt64, until deadline: ContinuousClock.Instant, wake: @escaping Wake) {
         let parked = state.withLock { state -> Bool in
             guard !state.closed, state.generations[Self.bucket(session)] == generation, deadline > .now else { return false }
@@ -100,7 +102,7 @@ public final class LongPolls: Sendable {
             state.count += 1
             return true
         }
-        if !parked { wake() }
+        if !parked { Self.wakers.async(execute: wake) }
     }
 
     /// Wakes every waiter of `session`, on this thread.
