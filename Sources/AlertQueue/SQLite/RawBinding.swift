@@ -24,8 +24,16 @@ enum RawBinding {
         if let value { sqlite3_bind_double(statement, index, value) } else { sqlite3_bind_null(statement, index) }
     }
 
-    /// Runs a statement that returns no rows; its failure as GRDB reports one.
-    static func stepToEnd(_ statement: OpaquePointer, in db: Database, sql: String) throws {
+    /// Runs `sql`, a statement that returns no rows, from `db`'s statement cache with the values
+    /// `bind` binds; its failure as GRDB reports one. The statement is reset and its bindings
+    /// cleared before it goes back to the cache.
+    static func execute(_ sql: String, in db: Database, bind: (OpaquePointer) -> Void) throws {
+        let statement = try db.cachedStatement(sql: sql).sqliteStatement
+        defer {
+            sqlite3_reset(statement)
+            sqlite3_clear_bindings(statement)
+        }
+        bind(statement)
         let code = sqlite3_step(statement)
         guard code == SQLITE_DONE else {
             throw DatabaseError(

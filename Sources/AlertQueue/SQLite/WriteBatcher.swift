@@ -14,7 +14,7 @@ import Locking
 ///   its own savepoint (its failure undoes only itself), and every caller is answered only after
 ///   the shared commit — one commit for many requests.
 /// - **A write that runs inline only when writes are rare** (`.whenQuiet`, the enqueue) joins
-///   the batch while writes arrive faster than `quietRate`, even when the writer is idle for a
+///   the batch while writes arrive faster than `quietWrites` in `quietWindow`, even when the writer is idle for a
 ///   moment. An inline write holds the HTTP worker thread that runs it, and with it every
 ///   other connection of that thread, for the whole transaction: under a flood that costs more
 ///   than the two thread hops it saves (see `SQLiteQueueStore.enqueue`).

@@ -102,7 +102,7 @@ public final class LongPolls: Sendable {
             state.count += 1
             return true
         }
-        if !parked { Self.wakers.async(execute: wake) }
+        if !parked { Self.wakeElsewhere(wake) }
     }
 
     /// Wakes every waiter of `session`, on this thread.
@@ -151,7 +151,12 @@ public final class LongPolls: Sendable {
 
     /// Runs each waiter's `wake` on a Dispatch thread: thousands may be due at once.
     private func wakeInParallel(_ waiters: [Waiter]) {
-        for waiter in waiters { Self.wakers.async(execute: waiter.wake) }
+        for waiter in waiters { Self.wakeElsewhere(waiter.wake) }
+    }
+
+    /// Runs `wake` on a Dispatch thread, not on this one's stack.
+    private static func wakeElsewhere(_ wake: @escaping Wake) {
+        wakers.async(execute: wake)
     }
 
     private static let wakers = DispatchQueue(label: "alertd.long-polls.wake", qos: .userInitiated, attributes: .concurrent)
