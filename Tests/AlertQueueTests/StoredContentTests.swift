@@ -41,4 +41,29 @@ struct StoredContentTests {
     func unreadable(text: String) {
         #expect(throws: (any Error).self) { try StoredContent.content(json: text) }
     }
+
+    @Test("the content cache keeps at insert only what its text reads back as", arguments: [
+        QueueContent.alert(id: "app/newMessages", parameters: ["count": .integer(3), "sender": .string("Ann")]),
+        .alert(id: "app/x", parameters: ["min": .integer(.min), "max": .integer(.max), "yes": .boolean(true), "no": .boolean(false)]),
+        .alert(id: "app/x", parameters: ["s": .string("\"\\/\u{0}\u{1F}\n\t é e\u{301} 🇫🇷 \u{2028}"), "empty": .string("")]),
+        .alert(id: "app/ü \"x\"", parameters: ["naïve": .string("ok")]),
+        .alert(id: "app/saved", parameters: [:]),
+    ])
+    func keptAtInsert(content: QueueContent) throws {
+        #expect(ContentCache.readsBackAsItself(content))
+        let cache = ContentCache()
+        let text = try cache.json(content)
+        // What the cache kept (a hit) is what reading the text gives (a miss).
+        #expect(try StoredContent.content(json: text) == content)
+        #expect(try cache.content(json: text) == StoredContent.content(json: text))
+    }
+
+    @Test("numbers and specs are not kept at insert: their text may read back otherwise")
+    func notKeptAtInsert() throws {
+        #expect(!ContentCache.readsBackAsItself(.alert(id: "app/x", parameters: ["n": .number(2.0)])))
+        #expect(try StoredContent.content(json: StoredContent.json(.alert(id: "app/x", parameters: ["n": .number(2.0)])))
+            == .alert(id: "app/x", parameters: ["n": .integer(2)]))
+        let draft = try SpecReader.read(Data(##"{"kind":"hud","state":"progress","progress":0.5}"##.utf8)).get()
+        #expect(!ContentCache.readsBackAsItself(.spec(draft)))
+    }
 }
