@@ -6,14 +6,16 @@ import Testing
 
 @testable import AlertQueue
 
-/// The group commit under the SQLite store: writes that wait share one transaction, each in its
-/// own savepoint.
+/// The group commit under the SQLite store: writes that wait share one transaction, and one that
+/// fails undoes only itself.
 @Suite("Write batcher")
 struct WriteBatcherTests {
     struct Refused: Error {}
 
-    @Test("Writes that waited for a running one commit together, and the one that throws is undone alone")
-    func failedWriteUndoneAlone() async throws {
+    @Test(
+        "Writes that waited for a running one commit together, and the one that throws is undone alone",
+        arguments: [false, true])
+    func failedWriteUndoneAlone(changedRowsFirst: Bool) async throws {
         // Given: a write that holds the writer until four more wait for it
         let queue = try DatabaseQueue()
         try await queue.write { db in try db.execute(sql: "CREATE TABLE t (x INTEGER PRIMARY KEY)") }
@@ -31,10 +33,14 @@ struct WriteBatcherTests {
         }
         let deadline = ContinuousClock.now + .seconds(15)
         while !holding.withLock({ $0 }), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(2)) }
-        // When: the waiting writes run as one batch, and the second inserts, then throws
+        // When: the waiting writes run as one batch, and the second throws, after its insert or
+        // before it
+        let runs = Locked([Int]())
         let waiting = (1...4).map { x in
             Task {
                 try await batcher.write { db in
+                    runs.withLock { $0.append(x) }
+                    if x == 2, !changedRowsFirst { throw Refused() }
                     try db.execute(sql: "INSERT INTO t VALUES (?)", arguments: [x])
                     if x == 2 { throw Refused() }
                 }
@@ -48,11 +54,22 @@ struct WriteBatcherTests {
         for (index, write) in waiting.enumerated() {
             do { try await write.value } catch is Refused { refused.append(index + 1) }
         }
-        // Then
+        // Then: only its insert is missing. A write that failed having changed nothing needed no
+        // undoing; one that had changed rows made the batch run again, each write in a savepoint.
         #expect(refused == [2])
         let rows = try await queue.read { db in try Int.fetchAll(db, sql: "SELECT x FROM t ORDER BY x") }
         #expect(rows == [0, 1, 3, 4])
         #expect(batcher.backlog == 0)
+        // (The batch runs its writes in the order they arrived, which tasks do not fix.)
+        let ran = runs.withLock { $0 }
+        if changedRowsFirst {
+            let stopped = try #require(ran.firstIndex(of: 2))
+            let again = Array(ran[(stopped + 1)...])
+            #expect(again.sorted() == [1, 2, 3, 4])
+            #expect(Array(ran[...stopped]) == Array(again.prefix(stopped + 1)))
+        } else {
+            #expect(ran.sorted() == [1, 2, 3, 4])
+        }
     }
 
     @Test("A write that throws alone leaves nothing behind, and the next write runs")
