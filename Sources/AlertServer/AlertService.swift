@@ -78,8 +78,11 @@ public struct AlertService: HTTPHandler {
         return .later { promise in
             // Immediate: the handler runs on this worker thread until it must wait (a long-poll,
             // a store that suspends), so a request answered without waiting costs no thread hop.
-            // After a wait it continues on the handler executor's threads.
-            Task.immediate(executorPreference: HandlerExecutor.shared) {
+            // After a wait it continues on this connection's worker thread too (`RequestExecutor`).
+            let executor = RequestExecutor(promise)
+            Task.immediate(executorPreference: executor) {
+                // The task keeps its executor alive: the runtime refers to it without a retain.
+                _ = executor
                 let outcome = await Result(awaiting: {
                     try JSONContentType.require(http)
                     return try await handler(request)

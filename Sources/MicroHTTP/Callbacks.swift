@@ -59,11 +59,10 @@ func microHTTPAccess(
         context.answered = true
         return reject(.bodyTooLarge(limit: core.maxBodySize), core, connection, context, method, url)
     }
-    if context.suspended {
-        // Resumed by a promise: send what it delivered.
-        guard let response = context.promise?.state.withLock({ $0.response.take() }) else { return .YES }
-        context.answered = true
-        return queue(response, on: connection, for: context)
+    if context.suspended, let promise = context.promise {
+        // Resumed by the promise: run the work it brought, send what it delivered, or wait again.
+        context.suspended = false
+        return proceed(with: promise, connection, context)
     }
 
     let request: HTTPRequest
@@ -91,21 +90,25 @@ func microHTTPAccess(
             return reject(.unavailable, core, connection, context, method, url)
         }
         start(promise)
-        // Answered while `start` ran (no thread hop, no suspension), or suspend until it is;
-        // deciding under the promise's lock, so a fulfilment from another thread either lands
-        // before (sent now) or after the suspension (and resumes it).
-        let ready = promise.state.withLock { state -> HTTPResponse? in
-            if let response = state.response.take() { return response }
-            MHD_suspend_connection(connection)
-            state.suspended = true
-            return nil
-        }
-        if let ready {
+        // Answered while `start` ran (no thread hop, no suspension), or suspend until it is.
+        return proceed(with: promise, connection, context)
+    }
+}
+
+/// Runs the work `promise` brought for this worker thread, then sends its response, or suspends
+/// the connection until a fulfilment or more work resumes it.
+private func proceed(with promise: ResponsePromise, _ connection: OpaquePointer, _ context: RequestContext) -> MHD_Result {
+    while true {
+        switch promise.nextStep() {
+        case .run(let work):
+            for piece in work { piece() }
+        case .answer(let response):
             context.answered = true
-            return queue(ready, on: connection, for: context)
+            return queue(response, on: connection, for: context)
+        case .wait:
+            context.suspended = true
+            return .YES
         }
-        context.suspended = true
-        return .YES
     }
 }
 
@@ -121,6 +124,7 @@ func microHTTPCompleted(
     requestState.pointee = nil
     let context = Unmanaged<RequestContext>.fromOpaque(state).takeRetainedValue()
     let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
+    context.promise?.end()
     if let observer = core.observer, context.status != 0 {
         observer.finished(FinishedRequest(
             method: context.method, path: context.path, status: context.status, bodyBytes: context.bodyBytes,

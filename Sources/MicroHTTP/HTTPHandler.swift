@@ -29,6 +29,7 @@ public enum HTTPReply: Sendable {
     /// Call the closure with a promise; fulfil it (once, from any thread) to send the response.
     /// A promise fulfilled before the closure returns is answered at once; otherwise the
     /// connection is suspended (no thread held) until it is. Unfulfilled promises are answered
-    /// 503 when the server stops.
+    /// 503 when the server stops. Work handed to the promise's `execute` runs on the worker
+    /// thread that serves the request.
     case later(@Sendable (ResponsePromise) -> Void)
 }
