@@ -33,6 +33,9 @@ extension HTTPServer {
         public var maxHeaderCount: Int
         /// listen() backlog.
         public var listenBacklog: Int
+        /// Requests waiting for their promise from which the server counts as crowded (see
+        /// `ServerCore.isCrowded`). Not public: tests lower it.
+        var crowd = ServerCore.crowd
 
         public init(
             host: String = "127.0.0.1",

@@ -26,7 +26,7 @@ public final class HTTPServer: Sendable {
             limits: RequestLimits(
                 maxBodySize: configuration.maxBodySize, maxURLLength: configuration.maxURLLength,
                 maxHeaderCount: configuration.maxHeaderCount),
-            observer: observer)
+            observer: observer, crowd: configuration.crowd)
         let listener = try Listener(address: address, backlog: configuration.listenBacklog)
         var config = alertd_mhd_config(
             thread_pool_size: UInt32(configuration.threads),

@@ -53,15 +53,22 @@ public final class ResponsePromise: Sendable {
 
     /// Runs `work` on the worker thread that serves this request: in the handler call under way
     /// (while `start` runs), or in the one that resuming the suspended connection brings. Once
-    /// the request is over (answered, or its client gone), `work` runs on a Dispatch thread.
+    /// the request is over (answered, or its client gone), or when it would have to resume the
+    /// connection while the server is crowded (`ServerCore.isCrowded`), `work` runs on a
+    /// Dispatch thread.
     ///
     /// An async handler's task runs its continuations here (see the server's executor for
     /// them): the worker thread that sends the response runs the code that makes it, and no
-    /// other thread has to be woken in between.
+    /// other thread has to be woken in between. Not when thousands of long-polls wait: then
+    /// resuming costs a worker a walk over all of them, and ten thousand polls arriving at once
+    /// keep both workers busy; a poll that waited for the store before it parks held its task
+    /// until its worker got to it, and a waiting poll cost 8.5–10.5 KiB instead of 6.7–7.0
+    /// (scripts/bench/longpolls.py).
     public func execute(_ work: @escaping @Sendable () -> Void) {
-        // nil: over, run elsewhere; true: the connection waits suspended and must be resumed.
+        // nil: run elsewhere; true: the connection waits suspended and must be resumed.
+        let crowded = core.isCrowded
         let mustResume = state.withLock { state -> Bool? in
-            guard !state.over else { return nil }
+            guard !state.over, !(state.suspended && crowded) else { return nil }
             state.work.append(work)
             defer { state.suspended = false }
             return state.suspended

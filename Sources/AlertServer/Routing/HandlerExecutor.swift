@@ -1,7 +1,7 @@
 import Dispatch
 import MicroHTTP
 
-/// Where async handlers run: threads of their own, not Swift's cooperative pool. The pool has
+/// Where the looks of woken long-polls run: threads of their own, not Swift's cooperative pool. The pool has
 /// one thread per core; anything in the process that blocks one (a test's socket read, a library
 /// doing blocking I/O) would hold up every request waiting for a thread. Measured here: live
 /// tests blocking both pool threads left async handlers unanswered until their clients timed out.
