@@ -85,11 +85,11 @@ extension ItemRecord {
             }
         }
 
-        /// The query's arguments for `session`.
-        func arguments(session: String) -> StatementArguments {
+        /// How many times the query takes the session (its `?`s).
+        var sessionParameters: CInt {
             switch self {
-            case .live: [session]
-            case .listed: [session, session]
+            case .live: 1
+            case .listed: 2
             }
         }
 
@@ -116,8 +116,12 @@ extension ItemRecord {
     static func fetch(
         _ db: Database, session: String, scope: Scope, contents: ContentCache
     ) throws -> [QueueItem] {
-        var items = try ItemRecordCursor.items(
-            db.cachedStatement(sql: scope.sql), arguments: scope.arguments(session: session), contents: contents)
+        var items: [QueueItem] = []
+        try RawBinding.query(scope.sql, in: db) { statement in
+            for index in 1...scope.sessionParameters { RawBinding.text(session, to: statement, at: index) }
+        } row: { row in
+            items.append(try ItemRecord(row: row).item(contents: contents))
+        }
         if scope == .live { items.sort { $0.sequence < $1.sequence } }
         return items
     }
@@ -144,11 +148,17 @@ extension ItemRecord {
         _ db: Database, session: String, ticket: String, contents: ContentCache
     ) throws -> QueueItem? {
         // The ticket is unique: at most one row, read to the end so that the statement is done.
-        try ItemRecordCursor.items(
-            db.cachedStatement(sql: "SELECT \(selection) FROM items WHERE ticket = ? AND session = ?"),
-            arguments: [ticket, session], contents: contents
-        ).first
+        var found: QueueItem?
+        try RawBinding.query(bySessionAndTicketSQL, in: db) { statement in
+            RawBinding.text(ticket, to: statement, at: 1)
+            RawBinding.text(session, to: statement, at: 2)
+        } row: { row in
+            found = try ItemRecord(row: row).item(contents: contents)
+        }
+        return found
     }
+
+    static let bySessionAndTicketSQL = "SELECT \(selection) FROM items WHERE ticket = ? AND session = ?"
 
     /// The largest sequence given so far (0 for an empty store).
     static func lastSequence(_ db: Database) throws -> Int64 {
@@ -203,32 +213,17 @@ extension ItemRecord {
     static let updateProgressSQL = "UPDATE items SET state = ?, deliveries = ?, lease_until = ? WHERE ticket = ?"
 }
 
-/// Reads the rows of a statement that selects `ItemRecord.selection`, by position, straight
-/// from SQLite's statement.
-///
-/// GRDB's record cursor builds a `Row` for every fetch, and with it a dictionary of the
-/// statement's column names, each copied and lowercased, for lookups by name these reads never
-/// make. Loading a session's items, as every step of the queue does, spent a fifth of its time
-/// there (perf, scripts/bench-queue.sh).
-private final class ItemRecordCursor: DatabaseCursor {
-    typealias Element = ItemRecord
-    let _statement: Statement
-    var _isDone = false
-
-    private init(statement: Statement, arguments: StatementArguments) throws {
-        _statement = statement
-        try statement.setArguments(arguments)
-    }
-
-    /// Every row of `statement` run with `arguments`, as queue items.
-    static func items(_ statement: Statement, arguments: StatementArguments, contents: ContentCache) throws -> [QueueItem] {
-        var items: [QueueItem] = []
-        try ItemRecordCursor(statement: statement, arguments: arguments).forEach { items.append(try $0.item(contents: contents)) }
-        return items
-    }
-
-    func _element(sqliteStatement row: SQLiteStatement) throws -> ItemRecord {
-        ItemRecord(
+extension ItemRecord {
+    /// The row `statement` is at, which selects `ItemRecord.selection`, read by position.
+    ///
+    /// Rows are read straight from SQLite's statement, not through GRDB's cursors: a record
+    /// cursor builds a `Row` for every fetch, and with it a dictionary of the statement's column
+    /// names, each copied and lowercased, for lookups by name these reads never make (a fifth
+    /// of a session's load, perf, scripts/bench-queue.sh); a statement's arguments were boxed
+    /// as `DatabaseValue`s in an array, and GRDB's observation told before and after (4,000 of
+    /// the 19,800 instructions a load took per enqueue, `make bench-instructions`).
+    init(row: OpaquePointer) throws {
+        self.init(
             ticket: try Self.column(row, 0), session: try Self.column(row, 1), content: try Self.column(row, 2),
             priority: try Self.column(row, 3), lane: try Self.column(row, 4), dedupeKey: try Self.column(row, 5),
             state: try Self.column(row, 6), sequence: try Self.column(row, 7), enqueuedAt: try Self.column(row, 8),
@@ -237,7 +232,7 @@ private final class ItemRecordCursor: DatabaseCursor {
     }
 
     /// The value of a NOT NULL column.
-    private static func column<Value: StatementColumnConvertible>(_ row: SQLiteStatement, _ index: CInt) throws -> Value {
+    private static func column<Value: StatementColumnConvertible>(_ row: OpaquePointer, _ index: CInt) throws -> Value {
         guard let value = Value.fromStatement(row, atUncheckedIndex: index) else {
             let name = ItemRecord.selection.split(separator: ",")[Int(index)].trimmingCharacters(in: .whitespacesAndNewlines)
             throw UnreadableContent(reason: "an item's \(name) is NULL")

@@ -28,16 +28,28 @@ enum RawBinding {
     /// `bind` binds; its failure as GRDB reports one. The statement is reset and its bindings
     /// cleared before it goes back to the cache.
     static func execute(_ sql: String, in db: Database, bind: (OpaquePointer) -> Void) throws {
+        try query(sql, in: db, bind: bind) { _ in
+            throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "a statement run for no rows returned one", sql: sql)
+        }
+    }
+
+    /// Runs `sql` as `execute` does, and calls `row` with the statement at each row it returns,
+    /// for reading its columns (`fromStatement(_:atUncheckedIndex:)`).
+    static func query(_ sql: String, in db: Database, bind: (OpaquePointer) -> Void, row: (OpaquePointer) throws -> Void) throws {
         let statement = try db.cachedStatement(sql: sql).sqliteStatement
         defer {
             sqlite3_reset(statement)
             sqlite3_clear_bindings(statement)
         }
         bind(statement)
-        let code = sqlite3_step(statement)
-        guard code == SQLITE_DONE else {
-            throw DatabaseError(
-                resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)), sql: sql)
+        while true {
+            let code = sqlite3_step(statement)
+            if code == SQLITE_DONE { return }
+            guard code == SQLITE_ROW else {
+                throw DatabaseError(
+                    resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)), sql: sql)
+            }
+            try row(statement)
         }
     }
 }
