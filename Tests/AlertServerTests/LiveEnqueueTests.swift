@@ -35,6 +35,7 @@ struct LiveEnqueueTests {
             (#"{"alert":"app/newMessages","params":{"sender":"Ana"}}"#, ["/params/count"], "missing-parameter"),
             (#"{"alert":"app/newMessages","params":{"count":"three","sender":"Ana"}}"#, ["/params/count"], "invalid-parameter"),
             (#"{"alert":"app/questionExit","params":{"colour":"red"}}"#, ["/params/colour"], nil),
+            (#"{"alert":"app/newMessages","params":{"zz":[1],"aa":{},"count":1,"sender":"x"}}"#, ["/params/aa", "/params/zz"], "invalid-type"),
             (#"{"spec":{"kind":"alert","title":"Hi"}}"#, ["/spec/actions"], "no-action"),
             (#"{"spec":{"kind":"alert","title":"Hi","actions":[{"id":"ok","label":"OK"}],"colour":"red"}}"#, ["/spec/colour"], nil),
             (#"{"spec":"hello"}"#, ["/spec"], nil),

@@ -31,20 +31,23 @@ struct EnqueueRequest {
             ttl = field("ttl", "a number", \.number)
             dedupeKey = field("dedupeKey", "a string", \.string)
             if let given = field("params", "an object", \.object) {
-                let sorted = given.sorted { $0.key < $1.key }
-                if let problem = ParameterLimits.problem(sorted.map { (name: $0.key, value: $0.value.string ?? "") }) {
+                // In name order only to report: the first problem names the first parameter.
+                func limitsProblem<Members: Collection>(_ members: Members) -> String? where Members.Element == (key: String, value: JSON) {
+                    ParameterLimits.problem(members.lazy.map { (name: $0.key, value: $0.value.string ?? "") })
+                }
+                if limitsProblem(given) != nil, let problem = limitsProblem(given.sorted { $0.key < $1.key }) {
                     issues.append(SpecIssue(pointer: "/params", code: "too-large", message: problem))
                     return
                 }
-                var params: [String: ParameterValue] = [:]
-                for (name, value) in sorted {
-                    if let parameter = ParameterValue(json: value) {
-                        params[name] = parameter
-                    } else {
-                        issues.append(SpecIssue(
-                            pointer: "/params/" + JSONPointer.escape(name), code: "invalid-type",
-                            message: "A parameter is a string, a number or a boolean."))
-                    }
+                var params: [String: ParameterValue] = Dictionary(minimumCapacity: given.count)
+                var mistyped: [String] = []
+                for (name, value) in given {
+                    if let parameter = ParameterValue(json: value) { params[name] = parameter } else { mistyped.append(name) }
+                }
+                for name in mistyped.sorted() {
+                    issues.append(SpecIssue(
+                        pointer: "/params/" + JSONPointer.escape(name), code: "invalid-type",
+                        message: "A parameter is a string, a number or a boolean."))
                 }
                 self.params = params
             }

@@ -58,7 +58,9 @@ struct JSONBody {
 
     /// An `unknown-field` issue for each member of `object` not in `members`, by name.
     static func unknownMembers(of object: [String: JSON], among members: Set<String>) -> [SpecIssue] {
-        object.keys.sorted().filter { !members.contains($0) }.map {
+        // Sorted only when there is something to report.
+        guard !object.keys.allSatisfy(members.contains) else { return [] }
+        return object.keys.sorted().filter { !members.contains($0) }.map {
             SpecIssue(pointer: "/" + JSONPointer.escape($0), code: "unknown-field", message: "\"\($0)\" is not a field here.")
         }
     }
@@ -66,7 +68,8 @@ struct JSONBody {
     /// A `null-value` issue for each of `members` given as null, by name: a member is left out,
     /// not nulled (as in specs), so null is never read as "not given".
     static func nullMembers(of object: [String: JSON], among members: Set<String>) -> [SpecIssue] {
-        object.keys.sorted().filter { members.contains($0) && object[$0]?.isNull == true }.map {
+        guard object.values.contains(where: \.isNull) else { return [] }
+        return object.keys.sorted().filter { members.contains($0) && object[$0]?.isNull == true }.map {
             SpecIssue(
                 pointer: "/" + JSONPointer.escape($0), code: "null-value", message: "null is not allowed; leave the field out instead.")
         }
