@@ -20,7 +20,8 @@ enum ItemRow {
 
     static let columns = columns()
 
-    static func item(from row: PostgresRow) throws -> QueueItem {
+    /// The item of `row`; its content from `contents`, by ticket, when kept there.
+    static func item(from row: PostgresRow, contents: ContentCache) throws -> QueueItem {
         let (ticket, session, content, priority, lane, dedupeKey, state, sequence, enqueuedAt, expiresAt, deliveries,
             leaseUntil, atHead) = try row.decode(
                 (String, String, String, Int, String, String, String, Int64, Double, Double?, Int, Double?, Bool).self)
@@ -28,18 +29,18 @@ enum ItemRow {
             throw PostgresStoreError.unreadableRow("item \(ticket) has lane \(lane) and state \(state)")
         }
         return QueueItem(
-            ticket: ticket, session: session, content: try StoredContent.content(json: content), priority: priority,
+            ticket: ticket, session: session, content: try contents.content(json: content, key: ticket), priority: priority,
             lane: lane, dedupeKey: dedupeKey, state: state, sequence: sequence,
             enqueuedAt: Date(timeIntervalSince1970: enqueuedAt), expiresAt: expiresAt.map(Date.init(timeIntervalSince1970:)),
             deliveries: deliveries, leaseUntil: leaseUntil.map(Date.init(timeIntervalSince1970:)), atHead: atHead)
     }
 
-    static func items(from rows: PostgresRowSequence) async throws -> [QueueItem] {
-        try await rows.collect().map(item(from:))
+    static func items(from rows: PostgresRowSequence, contents: ContentCache) async throws -> [QueueItem] {
+        try await rows.collect().map { try item(from: $0, contents: contents) }
     }
 
-    static func insert(_ item: QueueItem) throws -> PostgresQuery {
-        let content = try StoredContent.json(item.content)
+    static func insert(_ item: QueueItem, contents: ContentCache) throws -> PostgresQuery {
+        let content = try contents.json(item.content, key: item.ticket)
         return """
             INSERT INTO alertd.items (ticket, session, content, priority, lane, dedupe_key, state, sequence, \
             enqueued_at, expires_at, deliveries, lease_until, at_head)
@@ -53,8 +54,8 @@ enum ItemRow {
     /// Inserts `items` in one statement; one whose dedupe key a live item of its session holds
     /// fails it (`items_live_dedupe`). Absent times travel as NaN (never a time) so that each
     /// column is one array of `float8`.
-    static func insert(_ items: [QueueItem]) throws -> PostgresQuery {
-        let contents = try items.map { try StoredContent.json($0.content) }
+    static func insert(_ items: [QueueItem], contents cache: ContentCache) throws -> PostgresQuery {
+        let contents = try items.map { try cache.json($0.content, key: $0.ticket) }
         return """
             INSERT INTO alertd.items (ticket, session, content, priority, lane, dedupe_key, state, sequence, \
             enqueued_at, expires_at, deliveries, lease_until, at_head)

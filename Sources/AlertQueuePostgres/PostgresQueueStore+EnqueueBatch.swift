@@ -62,7 +62,7 @@ extension PostgresQueueStore {
             decided = try decide(writes, sessions: sessions, locked: rows, seeingLiveItems: seeingLiveItems)
             for item in decided.all.flatMap(\.updated) { ahead.send(ItemRow.updateProgress(of: item)) }
             let inserted = decided.all.flatMap(\.inserted)
-            if !inserted.isEmpty { ahead.send(try ItemRow.insert(inserted)) }
+            if !inserted.isEmpty { ahead.send(try ItemRow.insert(inserted, contents: contents)) }
         } catch {
             _ = try? await connection.query("ROLLBACK", logger: logger)
             throw error
@@ -106,7 +106,7 @@ extension PostgresQueueStore {
         guard sequences.count == writes.count else { throw PostgresStoreError.unreadableRow("too few sequences") }
         var loaded: [String: [QueueItem]] = [:]
         for row in rows where seeingLiveItems && row.makeRandomAccess()[0].bytes != nil {
-            let item = try ItemRow.item(from: row)
+            let item = try ItemRow.item(from: row, contents: contents)
             loaded[item.session, default: []].append(item)
         }
         var bySession = Dictionary(

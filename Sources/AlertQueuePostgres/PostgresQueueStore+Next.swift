@@ -33,7 +33,7 @@ extension PostgresQueueStore {
             try await connection.query(prepare(session: session, now: now), logger: logger)
             let rows = try await connection.query(claim(session: session, now: now), logger: logger).collect()
             guard let row = rows.first else { return nil }
-            let delivered = try ItemRow.item(from: row)
+            let delivered = try ItemRow.item(from: row, contents: contents)
             if delivered.lane == .hud {
                 try await connection.query(
                     """

@@ -48,7 +48,7 @@ extension PostgresQueueStore {
         guard let first = rows.first else { throw PostgresStoreError.unreadableRow("locking a session returned no row") }
         let columns = first.makeRandomAccess()
         let lock = SessionLock(databaseNow: try columns[13].decode(Double.self), sequence: try columns[14].decode(Int64?.self))
-        let items = try rows.filter { $0.makeRandomAccess()[0].bytes != nil }.map(ItemRow.item(from:))
+        let items = try rows.filter { $0.makeRandomAccess()[0].bytes != nil }.map { try ItemRow.item(from: $0, contents: contents) }
         return (lock, SessionItems(session: session, items: items))
     }
 
@@ -62,7 +62,7 @@ extension PostgresQueueStore {
             WHERE session = \(session) AND (state = ANY(\(states.map(\.rawValue))::text[]) OR ticket = \(ticket))
             ORDER BY sequence FOR UPDATE
             """, logger: logger)
-        return SessionItems(session: session, items: try await ItemRow.items(from: rows))
+        return SessionItems(session: session, items: try await ItemRow.items(from: rows, contents: contents))
     }
 
     /// Writes a step's changes: updates first (they may free a dedupe key), then inserts. Returns
@@ -73,7 +73,7 @@ extension PostgresQueueStore {
             try await connection.query(ItemRow.updateProgress(of: item), logger: logger)
         }
         for item in items.inserted {
-            try await connection.query(try ItemRow.insert(item), logger: logger)
+            try await connection.query(try ItemRow.insert(item, contents: contents), logger: logger)
         }
         return items.hasChanges
     }
@@ -119,7 +119,7 @@ extension PostgresQueueStore {
 
     /// Inserts `item` unless a live item of its session has its dedupe key; whether it did.
     private func insertUnlessLiveDuplicate(_ item: QueueItem, on connection: PostgresConnection) async throws -> Bool {
-        var insert = try ItemRow.insert(item)
+        var insert = try ItemRow.insert(item, contents: contents)
         insert.sql += """
 
             ON CONFLICT (session, dedupe_key) WHERE state IN ('queued', 'presenting') DO NOTHING RETURNING ticket
@@ -185,7 +185,7 @@ extension PostgresQueueStore {
         ).collect()
         var databaseNow = Date().timeIntervalSince1970
         if let row = rows.first { databaseNow = try row.makeRandomAccess()[13].decode(Double.self) }
-        var items = SessionItems(session: session, items: try rows.map(ItemRow.item(from:)))
+        var items = SessionItems(session: session, items: try rows.map { try ItemRow.item(from: $0, contents: contents) })
         let listing = policy.listing(&items, now: clock(caller: now, database: databaseNow))
         guard items.hasChanges else { return (listing, false) }
         return try await connection.transaction(logger: logger) { connection in

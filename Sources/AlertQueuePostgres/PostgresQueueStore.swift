@@ -44,6 +44,9 @@ public final class PostgresQueueStore: QueueStore {
     let notifier: ChangeNotifier
     /// Groups concurrent enqueues into one transaction each batch (see `EnqueueBatcher`).
     let enqueues: EnqueueBatcher
+    /// Items' contents by ticket: an item's content never changes, so one decoded (or kept at
+    /// its insert) need not be parsed again at the next load of its session.
+    let contents = ContentCache()
     /// The migration run by the first call (or `migrate()`), shared by the calls that come
     /// meanwhile; forgotten when it fails, so the next call tries again.
     private let migration = Locked<Task<Void, any Error>?>(nil)
@@ -217,7 +220,7 @@ public final class PostgresQueueStore: QueueStore {
                 """
                 SELECT \(unescaped: ItemRow.columns) FROM alertd.items WHERE ticket = \(ticket) AND session = \(session)
                 """, logger: self.logger)
-            return try await ItemRow.items(from: rows).first
+            return try await ItemRow.items(from: rows, contents: self.contents).first
         }
     }
 

@@ -1,9 +1,9 @@
-import AlertQueue
 import AlertSpec
 import Foundation
 import PostgresNIO
 import Testing
 
+@testable import AlertQueue
 @testable import AlertQueuePostgres
 
 /// What is particular to the PostgreSQL store beyond the shared contract: several instances on
@@ -30,6 +30,30 @@ struct PostgresQueueStoreTests {
         for store in stores {
             #expect(try await store.enqueue(alert("app/a\(UUID().uuidString)"), now: t0).created)
         }
+    }
+
+    @Test("An item's content kept at its insert is what another instance reads from the jsonb")
+    func keptContentIsWhatTheDatabaseHolds() async throws {
+        // Given: contents that read back as themselves, so the inserting store keeps them
+        let database = try await PostgresTestDatabase.make()
+        defer { database.remove() }
+        let (writer, reader) = (try database.open(), try database.open())
+        let parameters: [[String: ParameterValue]] = [
+            ["count": .integer(3), "sender": .string("Ann")],
+            ["min": .integer(.min), "max": .integer(.max), "yes": .boolean(true), "no": .boolean(false)],
+            ["s": .string("\"\\/\u{1}\u{1F}\n\t é e\u{301} 🇫🇷 \u{2028}"), "empty": .string(""), "naïve": .string("ü")],
+        ]
+        for (index, given) in parameters.enumerated() {
+            #expect(ContentCache.readsBackAsItself(.alert(id: "app/c\(index)", parameters: given)))
+            _ = try await writer.enqueue(alert("app/c\(index)", parameters: given), now: t0)
+        }
+        // When: the other instance, whose cache is empty, parses PostgreSQL's text of them
+        let kept = try await writer.items(session: session, now: t0)
+        let read = try await reader.items(session: session, now: t0)
+        // Then
+        #expect(read.map(\.content) == kept.map(\.content))
+        let given = parameters.enumerated().map { QueueContent.alert(id: "app/c\($0)", parameters: $1) }
+        #expect(read.count == given.count && given.allSatisfy(read.map(\.content).contains))
     }
 
     @Test("Twenty racing next calls through two stores hand out exactly one modal")

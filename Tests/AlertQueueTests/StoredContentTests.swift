@@ -66,4 +66,15 @@ struct StoredContentTests {
         let draft = try SpecReader.read(Data(##"{"kind":"hud","state":"progress","progress":0.5}"##.utf8)).get()
         #expect(!ContentCache.readsBackAsItself(.spec(draft)))
     }
+
+    @Test("a content kept under a key (a ticket) is found by that key, its text not read again")
+    func keptUnderAKey() throws {
+        let cache = ContentCache()
+        let content = QueueContent.alert(id: "app/newMessages", parameters: ["count": .integer(3), "sender": .string("Ann")])
+        let text = try cache.json(content, key: "ticket-1")
+        #expect(try cache.content(json: "{not the text}", key: "ticket-1") == content)
+        // Under the key only, not under its text: looked up by the text, the text is read.
+        #expect(throws: (any Error).self) { try cache.content(json: "{not the text}", key: text) }
+        #expect(try cache.content(json: text, key: "ticket-2") == content)
+    }
 }
