@@ -56,6 +56,31 @@ struct PostgresQueueStoreTests {
         #expect(read.count == given.count && given.allSatisfy(read.map(\.content).contains))
     }
 
+    @Test("An item's row reads the same from the bytes of the store's column types as through postgres-nio's decoding")
+    func itemRowCells() async throws {
+        let database = try await PostgresTestDatabase.make()
+        defer { database.remove() }
+        let store = try database.open()
+        // The store's types (read from their bytes), then others (varchar, smallint, real: read
+        // through postgres-nio).
+        var rows: [PostgresRow] = []
+        for (text, integer, bigInteger, real) in [("text", "integer", "bigint", "float8"), ("varchar", "smallint", "integer", "real")] {
+            rows.append(try await store.client.query(PostgresQuery(unsafeSQL: """
+                SELECT 'tk'::\(text), 's'::\(text), '{"alert":"app/x","params":{"n":-7}}'::\(text), 7::\(integer), 'toast'::\(text),
+                'k'::\(text), 'presenting'::\(text), 900000::\(bigInteger), 1.5::\(real), NULL::\(real), 2::\(integer), -3.25::\(real), true
+                """)).collect()[0])
+        }
+        #expect(rows[0].first?.dataType == .text && rows[1].first?.dataType == .varchar)
+        for row in rows {
+            let item = try ItemRow.item(from: row, contents: ContentCache())
+            #expect(item.ticket == "tk" && item.session == "s" && item.dedupeKey == "k")
+            #expect(item.content == .alert(id: "app/x", parameters: ["n": .integer(-7)]))
+            #expect(item.priority == 7 && item.lane == .toast && item.state == .presenting && item.sequence == 900_000)
+            #expect(item.enqueuedAt == Date(timeIntervalSince1970: 1.5) && item.expiresAt == nil)
+            #expect(item.deliveries == 2 && item.leaseUntil == Date(timeIntervalSince1970: -3.25) && item.atHead)
+        }
+    }
+
     @Test("Twenty racing next calls through two stores hand out exactly one modal")
     func racingNextAcrossInstances() async throws {
         // Given: five modals queued, and two instances
