@@ -1,10 +1,11 @@
 import Dispatch
 import MicroHTTP
 
-/// Where the looks of woken long-polls run: threads of their own, not Swift's cooperative pool. The pool has
-/// one thread per core; anything in the process that blocks one (a test's socket read, a library
-/// doing blocking I/O) would hold up every request waiting for a thread. Measured here: live
-/// tests blocking both pool threads left async handlers unanswered until their clients timed out.
+/// Where the looks of woken long-polls run: threads of their own, not Swift's cooperative pool.
+/// The pool has one thread per core; anything in the process that blocks one (a test's socket
+/// read, a library doing blocking I/O) would hold up every request waiting for a thread.
+/// Measured here: live tests blocking both pool threads left async handlers unanswered until
+/// their clients timed out.
 final class HandlerExecutor: TaskExecutor {
     static let shared = HandlerExecutor()
 
@@ -18,8 +19,9 @@ final class HandlerExecutor: TaskExecutor {
 }
 
 /// Where a request's async handler runs: on the worker thread that serves its connection
-/// (see `ResponsePromise.execute`), which is also where the response is sent; once the request
-/// is over, on Dispatch's threads.
+/// (see `ResponsePromise.execute`), which is also where the response is sent; on Dispatch's
+/// threads once the request is over, or when a job would resume the connection while
+/// thousands of requests wait (each resume then costs the worker a walk over all of them).
 ///
 /// A handler that waits (for a batch of writes to commit, say) continues here when it is
 /// woken: the worker thread, resumed to send the response, runs the continuation that makes
