@@ -74,7 +74,7 @@ public final class ResponsePromise: Sendable {
             return state.suspended
         }
         switch mustResume {
-        case nil: DispatchQueue.global(qos: .userInitiated).async(execute: work)
+        case nil: Self.runElsewhere(work)
         case true?: core.resume(connection)
         case false?: break
         }
@@ -120,6 +120,11 @@ public final class ResponsePromise: Sendable {
             swap(&work, &state.work)
             return work
         }
-        for work in stranded { DispatchQueue.global(qos: .userInitiated).async(execute: work) }
+        for work in stranded { Self.runElsewhere(work) }
+    }
+
+    /// Work the worker thread will not run: on Dispatch's global queue.
+    private static func runElsewhere(_ work: @escaping @Sendable () -> Void) {
+        DispatchQueue.global(qos: .userInitiated).async(execute: work)
     }
 }

@@ -13,7 +13,7 @@ final class ServerCore: Sendable {
     let inFlight = Atomic<Int>(0)
     private let suspended = Locked<[ObjectIdentifier: ResponsePromise]>([:])
     /// How many `suspended` holds, kept beside it (read without its lock).
-    private let waiting = Atomic<Int>(0)
+    private let suspendedCount = Atomic<Int>(0)
     private let stopping = Atomic<Bool>(false)
 
     /// Requests waiting for their promise from which the server counts as crowded, by default:
@@ -24,7 +24,7 @@ final class ServerCore: Sendable {
     private let crowd: Int
 
     /// Whether so many requests wait that resuming a connection is dear.
-    var isCrowded: Bool { waiting.load(ordering: .relaxed) >= crowd }
+    var isCrowded: Bool { suspendedCount.load(ordering: .relaxed) >= crowd }
 
     init(handler: any HTTPHandler, limits: RequestLimits, observer: (any HTTPObserver)? = nil, crowd: Int = ServerCore.crowd) {
         self.handler = handler
@@ -41,14 +41,14 @@ final class ServerCore: Sendable {
         suspended.withLock { registry in
             guard !stopping.load(ordering: .acquiring) else { return false }
             registry[ObjectIdentifier(promise)] = promise
-            waiting.store(registry.count, ordering: .relaxed)
+            suspendedCount.store(registry.count, ordering: .relaxed)
             return true
         }
     }
 
     func forget(_ promise: ResponsePromise) {
         suspended.withLock { registry in
-            if registry.removeValue(forKey: ObjectIdentifier(promise)) != nil { waiting.store(registry.count, ordering: .relaxed) }
+            if registry.removeValue(forKey: ObjectIdentifier(promise)) != nil { suspendedCount.store(registry.count, ordering: .relaxed) }
         }
     }
 
@@ -60,7 +60,7 @@ final class ServerCore: Sendable {
     func answerSuspended(with response: HTTPResponse) {
         let waiting = suspended.withLock { registry in
             stopping.store(true, ordering: .releasing)
-            self.waiting.store(0, ordering: .relaxed)
+            suspendedCount.store(0, ordering: .relaxed)
             defer { registry.removeAll() }
             return Array(registry.values)
         }

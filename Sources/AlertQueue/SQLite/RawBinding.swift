@@ -1,7 +1,8 @@
 import GRDB
 import GRDBSQLite
 
-/// Binds values to a raw SQLite statement, copied by SQLite (`SQLITE_TRANSIENT`).
+/// Runs GRDB's cached statements through SQLite's own functions: binds their values (copied by
+/// SQLite, `SQLITE_TRANSIENT`), steps them, and hands each row over for reading by position.
 enum RawBinding {
     /// SQLite's `SQLITE_TRANSIENT`, a macro Swift does not import.
     private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
