@@ -83,6 +83,7 @@ extension PostgresQueueStore {
                 WHERE state IN ('queued', 'presenting', 'expired', 'dead')
                 """
             ]),
+        Migration(name: "lockFunctionsPlanEachCall", statements: [lockSessionFunctionV2, lockSessionsFunctionV2]),
     ]
 
     /// `alertd.lock_session(session, with_sequence, states, ticket)`: a write's first round trip.
@@ -91,7 +92,8 @@ extension PostgresQueueStore {
     /// was granted, which sees everything the previous holder committed — returns the session's
     /// items in `states` and `ticket`, locked `FOR UPDATE`, in `ItemRow.columns` order, followed by
     /// the database's `now()` and a fresh enqueue sequence (NULL unless asked for). With no item,
-    /// one row whose item columns are NULL carries those two.
+    /// one row whose item columns are NULL carries those two. (Since `lockFunctionsPlanEachCall`:
+    /// `lockSessionFunctionV2`, which plans its item query at each call.)
     static let lockSessionFunction: PostgresQuery = """
         CREATE FUNCTION alertd.lock_session(p_session text, p_sequence boolean, p_states text[], p_ticket text)
         RETURNS TABLE (
@@ -129,6 +131,7 @@ extension PostgresQueueStore {
     /// stamped and locked in sorted order, so two batches sharing sessions queue up rather than
     /// deadlock — returning their live items in `ItemRow.columns` order, then `now()` and
     /// `sequences` fresh enqueue sequences, ascending; one row of NULL items when none is live.
+    /// (Since `lockFunctionsPlanEachCall`: `lockSessionsFunctionV2`.)
     static let lockSessionsFunction: PostgresQuery = """
         CREATE FUNCTION alertd.lock_sessions(p_sessions text[], p_sequences integer)
         RETURNS TABLE (

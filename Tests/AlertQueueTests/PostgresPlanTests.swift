@@ -1,0 +1,70 @@
+import Foundation
+import PostgresNIO
+import Testing
+
+@testable import AlertQueuePostgres
+
+/// The plans PostgreSQL keeps for the store's functions: they must stay good as the queue grows
+/// past the statistics they were made with.
+@Suite("PostgreSQL queue store plans")
+struct PostgresPlanTests {
+    /// A write's first statement (one session) and a batch's (several), each called with the
+    /// sessions `probe-1` and `probe-2` standing for `%@`.
+    static let locks = [
+        "alertd.lock_session('probe-%@', true, ARRAY['queued', 'presenting'], '')",
+        "alertd.lock_sessions(ARRAY['probe-1%@', 'probe-2%@'], 2)",
+    ]
+
+    @Test(
+        "A lock reads the pages of its own sessions, though its plans were made when the table was small",
+        arguments: locks)
+    func lockStaysNarrow(call: String) async throws {
+        // Given: statistics taken over 13 live items, and a connection that called the function
+        // eight times then (PL/pgSQL plans custom for five calls, then may keep a generic plan)
+        let database = try await PostgresTestDatabase.make()
+        defer { database.remove() }
+        let store = try database.open()
+        try await store.migrate()
+        let logger = store.logger
+        let pages = try await store.client.withConnection { connection in
+            try await connection.query(Self.fill(13, prefix: "early"), logger: logger)
+            try await connection.query("ANALYZE alertd.items", logger: logger)
+            for index in 0..<8 {
+                try await connection.query("BEGIN", logger: logger)
+                let sql = "SELECT * FROM " + call.replacingOccurrences(of: "%@", with: "w\(index)")
+                _ = try await connection.query(PostgresQuery(unsafeSQL: sql), logger: logger).collect()
+                try await connection.query("ROLLBACK", logger: logger)
+            }
+            // When: the queue grows to 20,000 live items in other sessions
+            try await connection.query(Self.fill(20_000, prefix: "later"), logger: logger)
+            try await connection.query("BEGIN", logger: logger)
+            let sql = "EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) SELECT * FROM " + call.replacingOccurrences(of: "%@", with: "")
+            let plan = try await connection.query(PostgresQuery(unsafeSQL: sql), logger: logger).collect()
+            try await connection.query("ROLLBACK", logger: logger)
+            return try Self.sharedBlocks(inPlan: try plan[0].decode(String.self))
+        }
+        // Then: a few index pages and the sessions' rows — not every live item (340 to 700 pages
+        // with a plan kept from when the table was small)
+        #expect(pages < 100, "\(call) read \(pages) pages")
+    }
+
+    /// `count` live items in as many sessions as items, up to 5,000.
+    private static func fill(_ count: Int, prefix: String) -> PostgresQuery {
+        """
+        INSERT INTO alertd.items (ticket, session, content, priority, lane, dedupe_key, state, sequence, enqueued_at)
+        SELECT \(prefix) || g, \(prefix) || '-' || (g % 5000), '{"alert":"app/x"}', 0, 'modal', 'k' || g, 'queued',
+            nextval('alertd.item_sequence'), 0
+        FROM generate_series(1, \(count)) AS g
+        """
+    }
+
+    /// The shared pages (found in memory or read) of the plan's top node, which counts those of
+    /// the statements its function ran.
+    private static func sharedBlocks(inPlan json: String) throws -> Int {
+        let plans = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String: Any]]
+        let top = try #require(plans?.first?["Plan"] as? [String: Any])
+        let hit = try #require(top["Shared Hit Blocks"] as? Int)
+        let read = try #require(top["Shared Read Blocks"] as? Int)
+        return hit + read
+    }
+}
