@@ -59,26 +59,19 @@ enum ItemRow {
             """
     }
 
-    /// Inserts `items` in one statement; one whose dedupe key a live item of its session holds
-    /// fails it (`items_live_dedupe`). Absent times travel as NaN (never a time) so that each
-    /// column is one array of `float8`.
+    /// Inserts `items` in one statement (`alertd.insert_items`); one whose dedupe key a live item
+    /// of its session holds fails it (`items_live_dedupe`). Absent times travel as NaN (never a
+    /// time) so that each column is one array of `float8`.
     static func insert(_ items: [QueueItem], contents cache: ContentCache) throws -> PostgresQuery {
         let contents = try items.map { try cache.json($0.content, key: $0.ticket) }
         return """
-            INSERT INTO alertd.items (ticket, session, content, priority, lane, dedupe_key, state, sequence, \
-            enqueued_at, expires_at, deliveries, lease_until, at_head)
-            SELECT ticket, session, content::jsonb, priority, lane, dedupe_key, state, sequence, enqueued_at, \
-            NULLIF(expires_at, 'NaN'), deliveries, NULLIF(lease_until, 'NaN'), at_head
-            FROM unnest(\(items.map(\.ticket))::text[], \(items.map(\.session))::text[], \(contents)::text[], \
-            \(items.map { Int64($0.priority) })::bigint[], \(items.map(\.lane.rawValue))::text[], \
+            SELECT alertd.insert_items(\(items.map(\.ticket))::text[], \(items.map(\.session))::text[], \
+            \(contents)::text[], \(items.map { Int64($0.priority) })::bigint[], \(items.map(\.lane.rawValue))::text[], \
             \(items.map(\.dedupeKey))::text[], \(items.map(\.state.rawValue))::text[], \(items.map(\.sequence))::bigint[], \
             \(items.map(\.enqueuedAt.timeIntervalSince1970))::float8[], \
             \(items.map { $0.expiresAt?.timeIntervalSince1970 ?? .nan })::float8[], \
             \(items.map { Int64($0.deliveries) })::bigint[], \
             \(items.map { $0.leaseUntil?.timeIntervalSince1970 ?? .nan })::float8[], \(items.map(\.atHead))::boolean[])
-                AS new(ticket, session, content, priority, lane, dedupe_key, state, sequence, enqueued_at, expires_at, \
-                deliveries, lease_until, at_head)
-            ORDER BY sequence
             """
     }
 

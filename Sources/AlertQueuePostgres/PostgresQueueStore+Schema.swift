@@ -84,6 +84,7 @@ extension PostgresQueueStore {
                 """
             ]),
         Migration(name: "lockFunctionsPlanEachCall", statements: [lockSessionFunctionV2, lockSessionsFunctionV2]),
+        Migration(name: "insertItemsFunction", statements: [insertItemsFunction]),
     ]
 
     /// `alertd.lock_session(session, with_sequence, states, ticket)`: a write's first round trip.
