@@ -1,5 +1,6 @@
 import AlertQueue
 import PostgresNIO
+import Synchronization
 
 /// A point in the history of session changes: what `changedSessions(since:)` answers from.
 /// Opaque; it is a PostgreSQL snapshot (`pg_current_snapshot()`) in text form.
@@ -23,6 +24,11 @@ extension PostgresQueueStore: QueueChangeFeed {
     /// reports it. One indexed range scan from the snapshot's `xmin`; nothing to prune. Writes
     /// that changed nothing (a duplicate enqueue) stamp too: a sweep may report a session that did
     /// not change, never miss one that did.
+    ///
+    /// It also looks whether another instance's LISTEN connection is open (by its
+    /// `application_name`): until one is, this instance's writes send no NOTIFY. An instance
+    /// that starts listening says so on the channel, and is notified from then on; its own
+    /// sweep covers what it missed before.
     /// - Throws: `QueueError.unavailable` when the database cannot be reached.
     public func changedSessions(since cursor: ChangeCursor?) async throws -> SessionChanges<ChangeCursor> {
         try await perform { connection in
@@ -32,11 +38,16 @@ extension PostgresQueueStore: QueueChangeFeed {
                 SELECT pg_current_snapshot()::text, ARRAY(
                     SELECT session FROM alertd.sessions
                     WHERE changed_by >= pg_snapshot_xmin(\(cursor?.snapshot)::pg_snapshot)
-                      AND NOT pg_visible_in_snapshot(changed_by, \(cursor?.snapshot)::pg_snapshot))
+                      AND NOT pg_visible_in_snapshot(changed_by, \(cursor?.snapshot)::pg_snapshot)),
+                    EXISTS (
+                        SELECT 1 FROM pg_stat_activity
+                        WHERE datname = current_database() AND application_name LIKE 'alertd listener %'
+                          AND application_name <> \(self.listenerName))
                 """, logger: self.logger
             ).collect()
             guard let row = rows.first else { throw PostgresStoreError.unreadableRow("no snapshot") }
-            let (snapshot, sessions) = try row.decode((String, [String]).self)
+            let (snapshot, sessions, othersListen) = try row.decode((String, [String], Bool).self)
+            self.othersListen.store(othersListen, ordering: .relaxed)
             return SessionChanges(sessions: Set(sessions), cursor: ChangeCursor(snapshot: snapshot))
         }
     }

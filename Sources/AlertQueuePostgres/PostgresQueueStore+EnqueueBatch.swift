@@ -2,6 +2,7 @@ import AlertQueue
 import Foundation
 import Locking
 import PostgresNIO
+import Synchronization
 
 /// A batch of enqueues (`EnqueueBatcher`) in one transaction: `BEGIN`, `alertd.lock_sessions`
 /// (every session of the batch locked, their live items loaded, one sequence per enqueue), the
@@ -38,7 +39,8 @@ extension PostgresQueueStore {
         }
     }
 
-    /// The batch's transaction and its NOTIFY: each member's outcome, in order.
+    /// The batch's transaction and its NOTIFY (when another instance listens): each member's
+    /// outcome, in order.
     ///
     /// Two waits for five statements: `BEGIN` goes out ahead of `lock_sessions`, and the writes and
     /// `COMMIT` ahead of the NOTIFY (postgres-nio sends a connection's queries in order, each
@@ -68,7 +70,7 @@ extension PostgresQueueStore {
             throw error
         }
         let changed = decided.all.filter(\.hasChanges).map(\.session)
-        if changed.isEmpty {
+        if changed.isEmpty || !othersListen.load(ordering: .relaxed) {
             try await connection.query("COMMIT", logger: logger)
         } else {
             ahead.send("COMMIT")

@@ -16,8 +16,10 @@ extension PostgresQueueStore {
     /// release, a listing that found leases or TTLs ended. What is not: `next` (a delivery makes
     /// nothing deliverable for another waiter), and time passing — a lease that ends is noticed
     /// by the next call that looks, so a waiter should also look again at its own deadline.
-    /// Notifications can be lost while no connection listens; pair this with a sweep of
-    /// `changedSessions(since:)`.
+    /// Nor does an instance announce anything while no other instance listens (see
+    /// `othersListen`): each instance says on the channel when it starts listening, so that the
+    /// others notify it from then on. Notifications can be lost while no connection listens;
+    /// pair this with a sweep of `changedSessions(since:)`.
     ///
     /// ```swift
     /// group.addTask {
@@ -67,19 +69,28 @@ extension PostgresQueueStore {
         var configuration = try endpoint.connectionConfiguration()
         configuration.options.connectTimeout = .nanoseconds(options.connectTimeout.components.seconds * 1_000_000_000
             + options.connectTimeout.components.attoseconds / 1_000_000_000)
-        configuration.options.additionalStartupParameters = Self.sessionParameters(options)
+        configuration.options.additionalStartupParameters = Self.sessionParameters(options, applicationName: listenerName)
         let connection = try await PostgresConnection.connect(
             configuration: configuration, id: Self.listenerIDs.add(1, ordering: .relaxed).newValue, logger: logger)
         let logger = logger
         do {
-            try await connection.listen(on: options.channel) { notifications in
+            let (channel, name) = (options.channel, listenerName)
+            try await connection.listen(on: channel) { notifications in
                 wake(.all)
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     group.addTask {
                         for try await notification in notifications {
+                            // An instance saying it listens now (a session id of the HTTP API
+                            // holds no space): if another, this one notifies from now on.
+                            if notification.payload.hasPrefix(Self.listenerPrefix) {
+                                if notification.payload != name { self.othersListen.store(true, ordering: .relaxed) }
+                                continue
+                            }
                             wake(.session(notification.payload))
                         }
                     }
+                    // Says so to the other instances, which send no NOTIFY while none listens.
+                    try await connection.query("SELECT pg_notify(\(channel), \(name))", logger: logger).collect()
                     group.addTask {
                         while true {
                             try await Task.sleep(for: .seconds(5))

@@ -2,6 +2,7 @@ import AlertQueue
 import Foundation
 import PostgresNIO
 import Locking
+import Synchronization
 
 /// Session queues in PostgreSQL, shared by every alertd instance that opens the same database.
 ///
@@ -42,6 +43,15 @@ public final class PostgresQueueStore: QueueStore {
     let logger: Logger
     /// Sends the NOTIFYs of committed writes, batched (see `ChangeNotifier`).
     let notifier: ChangeNotifier
+    /// The `application_name` of this instance's LISTEN connection, by which a sweep tells the
+    /// other instances' listeners from its own.
+    let listenerName = listenerPrefix + UUID().uuidString
+    static let listenerPrefix = "alertd listener "
+    /// Whether another instance listens, as the last sweep (`changedSessions`) found, or since
+    /// one announced its listening (it notifies its `listenerName` once it listens): when none
+    /// does, a write sends no NOTIFY, as nobody would hear it but this instance, whose handlers
+    /// wake their own long-polls. True until a sweep says otherwise.
+    let othersListen = Atomic<Bool>(true)
     /// Groups concurrent enqueues into one transaction each batch (see `EnqueueBatcher`).
     let enqueues: EnqueueBatcher
     /// Items' contents by ticket: an item's content never changes, so one decoded (or kept at
@@ -97,11 +107,11 @@ public final class PostgresQueueStore: QueueStore {
 
     /// Settings of every connection: a statement never outlives a call, and a transaction left
     /// open by a call that gave up is ended by the server.
-    static func sessionParameters(_ options: Options) -> [(String, String)] {
+    static func sessionParameters(_ options: Options, applicationName: String = "alertd") -> [(String, String)] {
         let milliseconds = options.requestTimeout.components.seconds * 1000
             + options.requestTimeout.components.attoseconds / 1_000_000_000_000_000
         return [
-            ("application_name", "alertd"),
+            ("application_name", applicationName),
             ("statement_timeout", "\(max(milliseconds, 1))"),
             ("idle_in_transaction_session_timeout", "\(max(milliseconds * 2, 1))"),
         ]
@@ -174,12 +184,12 @@ public final class PostgresQueueStore: QueueStore {
     }
 
     /// `perform` for a step that tells whether it changed `session`: once it committed a change,
-    /// NOTIFYs it (`ChangeNotifier`), then answers.
+    /// NOTIFYs it (`ChangeNotifier`) if another instance listens, then answers.
     func write<T: Sendable>(
         session: String, _ body: @escaping @Sendable (PostgresConnection) async throws -> (T, changed: Bool)
     ) async throws -> T {
         let (value, changed) = try await perform(body)
-        if changed { await notifier.notify(session) }
+        if changed && othersListen.load(ordering: .relaxed) { await notifier.notify(session) }
         return value
     }
 

@@ -1,7 +1,9 @@
 import AlertQueue
 import AlertSpec
 import Foundation
+import Locking
 import PostgresNIO
+import Synchronization
 import Testing
 
 @testable import AlertQueuePostgres
@@ -32,6 +34,66 @@ struct PostgresNotificationTests {
         let expected = ["s-enqueue", "s-enqueue", "s-cancel", "s-cancel", "s-hold", "s-hold"]
         #expect(await recorder.wait { _ in recorder.sessions.count >= expected.count })
         #expect(recorder.sessions == expected)
+    }
+
+    @Test("An instance no other instance listens to sends no NOTIFY; once one listens, it does")
+    func notifiesOnlyWhenOthersListen() async throws {
+        // Given: a plain LISTEN on the channel (not an instance's), and a writer whose sweep
+        // found no other instance listening
+        let database = try await PostgresTestDatabase.make()
+        defer { database.remove() }
+        let writing = try database.open()
+        try await writing.migrate()
+        let raw = try await PostgresConnection.connect(
+            configuration: writing.endpoint.connectionConfiguration(), id: 9_999, logger: writing.logger)
+        let heard = Locked<[String]>([])
+        let listening = Locked(false)
+        database.keep(
+            Task {
+                try? await raw.listen(on: writing.options.channel) { notifications in
+                    listening.withLock { $0 = true }
+                    for try await notification in notifications { heard.withLock { $0.append(notification.payload) } }
+                }
+            })
+        defer { Task { try? await raw.close() } }
+        while !listening.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(10)) }
+        let start = try await writing.changedSessions(since: nil)
+        // When: it enqueues alone, then another instance listens (and says so, which a writer
+        // that listens hears at once; this one learns it at its next sweep)
+        _ = try await writing.enqueue(alert("app/a", in: "alone"), now: t0)
+        let other = try database.open()
+        let recorder = ChangeRecorder(listeningTo: other, keptBy: database)
+        #expect(await recorder.waitUntilListening())
+        _ = try await writing.changedSessions(since: start.cursor)
+        _ = try await writing.enqueue(alert("app/a", in: "heard"), now: t0)
+        // Then: only the second was notified (notifications arrive in commit order)
+        #expect(await recorder.wait { _ in recorder.sessions.contains("heard") })
+        for _ in 0..<500 where !heard.withLock({ $0.contains("heard") }) { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(heard.withLock { $0 }.filter { !$0.hasPrefix(PostgresQueueStore.listenerPrefix) } == ["heard"])
+        #expect(recorder.sessions == ["heard"])
+    }
+
+    @Test("A listening instance hears another start listening, and notifies it from then on without a sweep")
+    func hearsAnotherStartListening() async throws {
+        // Given: a writer that listens, and whose sweep found no other instance listening
+        let database = try await PostgresTestDatabase.make()
+        defer { database.remove() }
+        let writing = try database.open()
+        try await writing.migrate()
+        let own = ChangeRecorder(listeningTo: writing, keptBy: database)
+        #expect(await own.waitUntilListening())
+        _ = try await writing.changedSessions(since: nil)
+        let alone = !writing.othersListen.load(ordering: .relaxed)
+        #expect(alone)
+        // When: another instance starts listening, and the writer enqueues
+        let other = try database.open()
+        let recorder = ChangeRecorder(listeningTo: other, keptBy: database)
+        #expect(await recorder.waitUntilListening())
+        for _ in 0..<500 where !writing.othersListen.load(ordering: .relaxed) { try await Task.sleep(for: .milliseconds(10)) }
+        _ = try await writing.enqueue(alert("app/a", in: "told"), now: t0)
+        // Then
+        #expect(await recorder.wait { _ in recorder.sessions == ["told"] })
+        #expect(own.sessions == ["told"])
     }
 
     @Test("The stream of changes says .all once listening, then the sessions written")
