@@ -1,5 +1,6 @@
 import PostgresNIO
 import Locking
+import Synchronization
 
 /// Sends the NOTIFYs of committed writes, many sessions per statement.
 ///
@@ -30,6 +31,10 @@ final class ChangeNotifier: Sendable {
     private let logger: Logger
     private let client: @Sendable () -> PostgresClient
     private let state = Locked(State())
+    /// Whether another instance listens, as the store's last sweep found, or since one announced
+    /// its listening: when none does, nothing is sent, as nobody would hear it but this
+    /// instance, whose handlers wake their own long-polls. True until a sweep says otherwise.
+    let othersListen = Atomic<Bool>(true)
 
     /// Notifies on `channel` through the pool `client` gives; gives up on a statement after `timeout`.
     init(channel: String, timeout: Duration, logger: Logger, client: @escaping @Sendable () -> PostgresClient) {
@@ -43,6 +48,7 @@ final class ChangeNotifier: Sendable {
     /// that a writer is answered after the listeners were told, as when NOTIFY was in its
     /// transaction. Never throws.
     func notify(_ session: String) async {
+        guard othersListen.load(ordering: .relaxed) else { return }
         await notify(sessions: [session])
     }
 

@@ -47,7 +47,7 @@ extension PostgresQueueStore: QueueChangeFeed {
             ).collect()
             guard let row = rows.first else { throw PostgresStoreError.unreadableRow("no snapshot") }
             let (snapshot, sessions, othersListen) = try row.decode((String, [String], Bool).self)
-            self.othersListen.store(othersListen, ordering: .relaxed)
+            self.notifier.othersListen.store(othersListen, ordering: .relaxed)
             return SessionChanges(sessions: Set(sessions), cursor: ChangeCursor(snapshot: snapshot))
         }
     }

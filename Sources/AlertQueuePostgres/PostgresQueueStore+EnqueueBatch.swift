@@ -70,7 +70,7 @@ extension PostgresQueueStore {
             throw error
         }
         let changed = decided.all.filter(\.hasChanges).map(\.session)
-        if changed.isEmpty || !othersListen.load(ordering: .relaxed) {
+        if changed.isEmpty || !notifier.othersListen.load(ordering: .relaxed) {
             try await connection.query("COMMIT", logger: logger)
         } else {
             ahead.send("COMMIT")

@@ -17,9 +17,9 @@ extension PostgresQueueStore {
     /// nothing deliverable for another waiter), and time passing — a lease that ends is noticed
     /// by the next call that looks, so a waiter should also look again at its own deadline.
     /// Nor does an instance announce anything while no other instance listens (see
-    /// `othersListen`): each instance says on the channel when it starts listening, so that the
-    /// others notify it from then on. Notifications can be lost while no connection listens;
-    /// pair this with a sweep of `changedSessions(since:)`.
+    /// `ChangeNotifier.othersListen`): each instance says on the channel when it starts
+    /// listening, so that the others notify it from then on. Notifications can be lost while no
+    /// connection listens; pair this with a sweep of `changedSessions(since:)`.
     ///
     /// ```swift
     /// group.addTask {
@@ -83,7 +83,7 @@ extension PostgresQueueStore {
                             // An instance saying it listens now (a session id of the HTTP API
                             // holds no space): if another, this one notifies from now on.
                             if notification.payload.hasPrefix(Self.listenerPrefix) {
-                                if notification.payload != name { self.othersListen.store(true, ordering: .relaxed) }
+                                if notification.payload != name { self.notifier.othersListen.store(true, ordering: .relaxed) }
                                 continue
                             }
                             wake(.session(notification.payload))

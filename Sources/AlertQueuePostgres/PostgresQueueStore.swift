@@ -2,7 +2,6 @@ import AlertQueue
 import Foundation
 import PostgresNIO
 import Locking
-import Synchronization
 
 /// Session queues in PostgreSQL, shared by every alertd instance that opens the same database.
 ///
@@ -47,11 +46,6 @@ public final class PostgresQueueStore: QueueStore {
     /// other instances' listeners from its own.
     let listenerName = listenerPrefix + UUID().uuidString
     static let listenerPrefix = "alertd listener "
-    /// Whether another instance listens, as the last sweep (`changedSessions`) found, or since
-    /// one announced its listening (it notifies its `listenerName` once it listens): when none
-    /// does, a write sends no NOTIFY, as nobody would hear it but this instance, whose handlers
-    /// wake their own long-polls. True until a sweep says otherwise.
-    let othersListen = Atomic<Bool>(true)
     /// Groups concurrent enqueues into one transaction each batch (see `EnqueueBatcher`).
     let enqueues: EnqueueBatcher
     /// Items' contents by ticket: an item's content never changes, so one decoded (or kept at
@@ -184,12 +178,13 @@ public final class PostgresQueueStore: QueueStore {
     }
 
     /// `perform` for a step that tells whether it changed `session`: once it committed a change,
-    /// NOTIFYs it (`ChangeNotifier`) if another instance listens, then answers.
+    /// NOTIFYs it (`ChangeNotifier`, which sends nothing while no other instance listens), then
+    /// answers.
     func write<T: Sendable>(
         session: String, _ body: @escaping @Sendable (PostgresConnection) async throws -> (T, changed: Bool)
     ) async throws -> T {
         let (value, changed) = try await perform(body)
-        if changed && othersListen.load(ordering: .relaxed) { await notifier.notify(session) }
+        if changed { await notifier.notify(session) }
         return value
     }
 

@@ -83,13 +83,13 @@ struct PostgresNotificationTests {
         let own = ChangeRecorder(listeningTo: writing, keptBy: database)
         #expect(await own.waitUntilListening())
         _ = try await writing.changedSessions(since: nil)
-        let alone = !writing.othersListen.load(ordering: .relaxed)
+        let alone = !writing.notifier.othersListen.load(ordering: .relaxed)
         #expect(alone)
         // When: another instance starts listening, and the writer enqueues
         let other = try database.open()
         let recorder = ChangeRecorder(listeningTo: other, keptBy: database)
         #expect(await recorder.waitUntilListening())
-        for _ in 0..<500 where !writing.othersListen.load(ordering: .relaxed) { try await Task.sleep(for: .milliseconds(10)) }
+        for _ in 0..<500 where !writing.notifier.othersListen.load(ordering: .relaxed) { try await Task.sleep(for: .milliseconds(10)) }
         _ = try await writing.enqueue(alert("app/a", in: "told"), now: t0)
         // Then
         #expect(await recorder.wait { _ in recorder.sessions == ["told"] })
