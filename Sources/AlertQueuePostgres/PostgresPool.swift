@@ -14,6 +14,12 @@ import _ConnectionPoolModule
 /// once the calls already on it have had their time (`requestTimeout`, twice). A pool that is
 /// merely busy never trips the breaker (it needs zero open connections), so load never
 /// triggers a replacement.
+///
+/// Every `keepAlive`, the supervisor also pings as many connections as the pool holds, each
+/// within the request timeout. A connection whose server went silent (no reset: a host gone, a
+/// firewall that forgot it) then holds up a ping, which gives up, instead of the next call that
+/// would have been handed it; the ping keeps it leased until TCP gives up on it. (postgres-nio's
+/// own keep-alive does the same at a cost on every lease, see `PostgresQueueStore.init`.)
 final class PostgresPool: Sendable {
     private let configuration: PostgresClient.Configuration
     private let logger: Logger
@@ -39,11 +45,19 @@ final class PostgresPool: Sendable {
 
     /// Runs the current client, and supervises it, until the calling task is cancelled; then
     /// closes every client and returns once they are closed.
-    func run(requestTimeout: Duration, databaseAnswers: @escaping @Sendable () async -> Bool) async {
+    func run(
+        requestTimeout: Duration, keepAlive: Duration, connections: Int,
+        databaseAnswers: @escaping @Sendable () async -> Bool
+    ) async {
         start(client)
         await withTaskCancellationHandler {
+            var lastPing = ContinuousClock.now
             while !Task.isCancelled {
                 try? await Task.sleep(for: .seconds(1))
+                if lastPing.duration(to: .now) >= keepAlive {
+                    lastPing = .now
+                    ping(connections, within: requestTimeout)
+                }
                 guard breakerTripped.exchange(false, ordering: .relaxed), !Task.isCancelled, await databaseAnswers()
                 else { continue }
                 replace(closingOldAfter: requestTimeout * 2)
@@ -52,6 +66,23 @@ final class PostgresPool: Sendable {
             for task in runs.withLock({ $0 }) { task.cancel() }
         }
         for task in runs.withLock({ $0 }) { await task.value }
+    }
+
+    /// Pings up to `connections` connections at once (`SELECT 1`), in the background.
+    private func ping(_ connections: Int, within limit: Duration) {
+        let client = self.client
+        let logger = self.logger
+        for _ in 0..<connections {
+            Task {
+                do {
+                    _ = try await withDeadline(limit) {
+                        try await client.withConnection { try await $0.query("SELECT 1", logger: logger).collect() }
+                    }
+                } catch {
+                    logger.debug("a keep-alive ping failed", metadata: ["error": "\(String(reflecting: error))"])
+                }
+            }
+        }
     }
 
     private func start(_ client: PostgresClient) {

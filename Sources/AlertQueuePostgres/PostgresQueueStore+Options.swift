@@ -13,8 +13,14 @@ extension PostgresQueueStore {
         public var clock: Clock
         /// Connections the pool may open; each instance opens at most this many, plus one for LISTEN.
         public var maximumConnections: Int
-        /// Connections kept open while idle.
+        /// Connections kept open while idle: by default all of them. Below the maximum, the pool
+        /// schedules an idle-timeout timer task for a connection each time it goes back to the
+        /// pool, and cancels it at the next lease (side by side, 4 rounds each: 0.5 context
+        /// switches and about 10 us of CPU more per enqueue).
         public var minimumConnections: Int
+        /// How often idle connections are pinged (`SELECT 1`), so that one whose server went
+        /// silent holds up a ping, not a call (see `PostgresPool`).
+        public var keepAliveInterval: Duration
         /// How long one store call may take before it gives up with `QueueError.unavailable`
         /// (waiting for a connection included). Also each statement's `statement_timeout`.
         public var requestTimeout: Duration
@@ -26,13 +32,15 @@ extension PostgresQueueStore {
         public var channel: String
 
         public init(
-            clock: Clock = .database, maximumConnections: Int = 10, minimumConnections: Int = 0,
+            clock: Clock = .database, maximumConnections: Int = 10, minimumConnections: Int? = nil,
             requestTimeout: Duration = .seconds(5), reachabilityTimeout: Duration = .milliseconds(1500),
-            connectTimeout: Duration = .seconds(2), channel: String = "alertd_queue"
+            connectTimeout: Duration = .seconds(2), keepAliveInterval: Duration = .seconds(10),
+            channel: String = "alertd_queue"
         ) {
             self.clock = clock
             self.maximumConnections = maximumConnections
-            self.minimumConnections = minimumConnections
+            self.minimumConnections = minimumConnections ?? maximumConnections
+            self.keepAliveInterval = keepAliveInterval
             self.requestTimeout = requestTimeout
             self.reachabilityTimeout = reachabilityTimeout
             self.connectTimeout = connectTimeout
@@ -41,10 +49,10 @@ extension PostgresQueueStore {
 
         func validated() throws(PostgresStoreError) -> Self {
             guard maximumConnections >= 1 else { throw .invalidOptions("maximumConnections must be at least 1") }
-            guard (0..<maximumConnections).contains(minimumConnections) else {
-                throw .invalidOptions("minimumConnections must be at least 0 and less than maximumConnections")
+            guard (0...maximumConnections).contains(minimumConnections) else {
+                throw .invalidOptions("minimumConnections must be at least 0 and at most maximumConnections")
             }
-            guard requestTimeout > .zero, reachabilityTimeout > .zero, connectTimeout > .zero else {
+            guard requestTimeout > .zero, reachabilityTimeout > .zero, connectTimeout > .zero, keepAliveInterval > .zero else {
                 throw .invalidOptions("timeouts must be positive")
             }
             guard !channel.isEmpty, channel.utf8.count < 64 else {

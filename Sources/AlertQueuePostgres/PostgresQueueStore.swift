@@ -80,7 +80,10 @@ public final class PostgresQueueStore: QueueStore {
         configuration.options.maximumConnections = options.maximumConnections
         configuration.options.minimumConnections = options.minimumConnections
         configuration.options.connectTimeout = options.connectTimeout
-        configuration.options.keepAliveBehavior = .init(frequency: .seconds(10))
+        // The pool's own keep-alive schedules a timer task each time a connection goes back to
+        // it and cancels it at the next lease: with it, an enqueue cost 0.6 context switches
+        // and 8-10 us of CPU more (side by side, 4 rounds each). `PostgresPool` pings instead.
+        configuration.options.keepAliveBehavior = nil
         configuration.options.additionalStartupParameters = Self.sessionParameters(options)
         let pool = PostgresPool(configuration: configuration, logger: self.logger)
         self.pool = pool
@@ -116,7 +119,7 @@ public final class PostgresQueueStore: QueueStore {
     /// Run it once, for the store's whole life, in the owner's task group.
     public func run() async {
         await pool.run(
-            requestTimeout: options.requestTimeout,
+            requestTimeout: options.requestTimeout, keepAlive: options.keepAliveInterval, connections: options.maximumConnections,
             databaseAnswers: { [endpoint, options, logger] in
                 await Self.answersDirectly(endpoint: endpoint, options: options, logger: logger)
             })
@@ -165,7 +168,13 @@ public final class PostgresQueueStore: QueueStore {
                 var attempt = 1
                 while true {
                     do {
-                        return try await self.client.withConnection { connection in try await body(connection) }
+                        // On the connection's own event loop: its answers resume `body` on the
+                        // thread that read them, instead of waking a thread of Swift's pool.
+                        return try await self.client.withConnection { connection in
+                            try await withTaskExecutorPreference(EventLoopExecutor(connection.eventLoop)) {
+                                try await body(connection)
+                            }
+                        }
                     } catch let error as PSQLError where error.isRetryable && attempt < 5 {
                         attempt += 1
                     }

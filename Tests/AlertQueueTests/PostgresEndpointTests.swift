@@ -54,8 +54,16 @@ struct PostgresEndpointTests {
             try PostgresQueueStore(url: url, options: .init(maximumConnections: 0))
         }
         #expect(throws: PostgresStoreError.self) {
-            try PostgresQueueStore(url: url, options: .init(maximumConnections: 2, minimumConnections: 2))
+            try PostgresQueueStore(url: url, options: .init(maximumConnections: 2, minimumConnections: 3))
         }
+        #expect(throws: PostgresStoreError.self) {
+            try PostgresQueueStore(url: url, options: .init(maximumConnections: 2, minimumConnections: -1))
+        }
+        #expect(throws: PostgresStoreError.self) {
+            try PostgresQueueStore(url: url, options: .init(keepAliveInterval: .zero))
+        }
+        // By default every connection is kept open.
+        #expect(PostgresQueueStore.Options(maximumConnections: 4).minimumConnections == 4)
         #expect(throws: PostgresStoreError.self) {
             try PostgresQueueStore(url: url, options: .init(requestTimeout: .zero))
         }
