@@ -75,33 +75,37 @@ extension PostgresQueueStore {
         let logger = logger
         do {
             let (channel, name) = (options.channel, listenerName)
-            try await connection.listen(on: channel) { notifications in
-                wake(.all)
-                try await withThrowingTaskGroup(of: Void.self) { group in
-                    group.addTask {
-                        for try await notification in notifications {
-                            // An instance saying it listens now (a session id of the HTTP API
-                            // holds no space): if another, this one notifies from now on.
-                            if notification.payload.hasPrefix(Self.listenerPrefix) {
-                                if notification.payload != name { self.notifier.othersListen.store(true, ordering: .relaxed) }
-                                continue
-                            }
-                            wake(.session(notification.payload))
-                        }
-                    }
-                    // Says so to the other instances, which send no NOTIFY while none listens.
-                    try await connection.query("SELECT pg_notify(\(channel), \(name))", logger: logger).collect()
-                    group.addTask {
-                        while true {
-                            try await Task.sleep(for: .seconds(5))
-                            _ = try await withDeadline(.seconds(2)) {
-                                try await connection.query("SELECT 1", logger: logger).collect()
+            // On the connection's event loop, like the pool's calls: a notification read there is
+            // passed on there, without waking a thread of Swift's pool for each.
+            try await withTaskExecutorPreference(EventLoopExecutor(connection.eventLoop)) {
+                try await connection.listen(on: channel) { notifications in
+                    wake(.all)
+                    try await withThrowingTaskGroup(of: Void.self) { group in
+                        group.addTask {
+                            for try await notification in notifications {
+                                // An instance saying it listens now (a session id of the HTTP API
+                                // holds no space): if another, this one notifies from now on.
+                                if notification.payload.hasPrefix(Self.listenerPrefix) {
+                                    if notification.payload != name { self.notifier.othersListen.store(true, ordering: .relaxed) }
+                                    continue
+                                }
+                                wake(.session(notification.payload))
                             }
                         }
+                        // Says so to the other instances, which send no NOTIFY while none listens.
+                        try await connection.query("SELECT pg_notify(\(channel), \(name))", logger: logger).collect()
+                        group.addTask {
+                            while true {
+                                try await Task.sleep(for: .seconds(5))
+                                _ = try await withDeadline(.seconds(2)) {
+                                    try await connection.query("SELECT 1", logger: logger).collect()
+                                }
+                            }
+                        }
+                        // Either one ending means the connection is no longer worth listening on.
+                        _ = try await group.next()
+                        group.cancelAll()
                     }
-                    // Either one ending means the connection is no longer worth listening on.
-                    _ = try await group.next()
-                    group.cancelAll()
                 }
             }
         } catch {
