@@ -81,8 +81,11 @@ final class PostgresTestDatabase: Sendable {
     }
 
     /// A store on the database with its pool running (until `remove()`): caller's clock, a small
-    /// pool, and patient timeouts — the whole test suite runs at once on two cores, and a test
-    /// that is not about an unreachable database must not fail because the machine is busy.
+    /// pool that opens connections as calls need them (the suite's stores, all opening every
+    /// connection at start as a service's do, made the shared cluster and the machine refuse
+    /// calls: 503s in the multi-instance tests), and patient timeouts — the whole test suite
+    /// runs at once on two cores, and a test that is not about an unreachable database must not
+    /// fail because the machine is busy.
     func open(
         settings: QueueSettings = QueueSettings(),
         options: PostgresQueueStore.Options = PostgresTestDatabase.patient
@@ -93,7 +96,7 @@ final class PostgresTestDatabase: Sendable {
     }
 
     static let patient = PostgresQueueStore.Options(
-        clock: .caller, maximumConnections: 4, requestTimeout: .seconds(30), reachabilityTimeout: .seconds(10),
+        clock: .caller, maximumConnections: 4, minimumConnections: 0, requestTimeout: .seconds(30), reachabilityTimeout: .seconds(10),
         connectTimeout: .seconds(10))
 
     /// Keeps `task` running until `remove()` (a pool, a listener).
