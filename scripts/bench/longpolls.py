@@ -23,23 +23,30 @@ def poll_request(session, token, wait):
             f"Authorization: Bearer {token}\r\n\r\n").encode()
 
 def hold():
-    """The child: opens WAITERS polls over 100 sessions, says so on stdout, and keeps them until
-    stdin closes (the server answers each at its 30 s deadline)."""
+    """The child: opens WAITERS polls over 100 sessions, prints how many were sent and how many
+    could not connect, and keeps them until stdin closes (the server answers each at its 30 s
+    deadline)."""
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     sessions = [f"lp-{i}" for i in range(100)]
     tokens = {s: json.loads(call("POST", f"/v1/sessions/{s}/token")[1])["token"] for s in sessions}
 
-    sent = 0
+    counts = {"sent": 0, "failed": 0}
     async def poll(session):
-        nonlocal sent
-        reader, writer = await asyncio.open_connection(HOST, PORT)
-        writer.write(poll_request(session, tokens[session], 30))
-        await writer.drain()
-        sent += 1
-        if sent == WAITERS: print("sent", flush=True)
-        await reader.readline()
-        writer.close()
+        try:
+            reader, writer = await asyncio.open_connection(HOST, PORT)
+            writer.write(poll_request(session, tokens[session], 30))
+            await writer.drain()
+        except OSError:
+            reader = None
+            counts["failed"] += 1
+        else:
+            counts["sent"] += 1
+        if counts["sent"] + counts["failed"] == WAITERS:
+            print(counts["sent"], counts["failed"], flush=True)
+        if reader:
+            await reader.readline()
+            writer.close()
 
     async def main():
         tasks = [asyncio.create_task(poll(sessions[i % 100])) for i in range(WAITERS)]
@@ -67,7 +74,9 @@ def measure():
     pid = int(os.environ["PID"])
     before = rss_kib(pid)
     holder = subprocess.Popen([sys.executable, __file__, "--hold"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-    holder.stdout.readline()
+    sent, failed = map(int, holder.stdout.readline().split())
+    if failed:
+        print(f"{failed} of {WAITERS} polls could not connect")
     # Until every poll is held: the server's memory stops growing (checked twice a second).
     held, deadline = rss_kib(pid), time.monotonic() + 20
     while time.monotonic() < deadline:
@@ -76,8 +85,8 @@ def measure():
         if now - held < 64:
             break
         held = now
-    print(f"long-polls held: {WAITERS}; server RSS {before} KiB -> {held} KiB: "
-          f"{(held - before) * 1024 / WAITERS:.0f} bytes per waiter")
+    print(f"long-polls held: {sent}; server RSS {before} KiB -> {held} KiB: "
+          f"{(held - before) * 1024 / max(sent, 1):.0f} bytes per waiter")
     # Leave them waiting: the wake-up rounds below run with 10,000 polls suspended around them.
 
     token = json.loads(call("POST", "/v1/sessions/wake/token")[1])["token"]
@@ -106,7 +115,7 @@ def measure():
     holder.wait()
     latencies.sort()
     p = lambda q: latencies[min(len(latencies) - 1, int(q * len(latencies)))]
-    print(f"enqueue -> woken poll, {ROUNDS} rounds, {WAITERS} other polls waiting: "
+    print(f"enqueue -> woken poll, {ROUNDS} rounds, {sent} other polls waiting: "
           f"p50 {p(0.5):.2f} ms, p99 {p(0.99):.2f} ms, max {latencies[-1]:.2f} ms")
 
 if __name__ == "__main__":
