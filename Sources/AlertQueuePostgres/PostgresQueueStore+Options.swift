@@ -11,7 +11,8 @@ extension PostgresQueueStore {
     /// How the store uses PostgreSQL. The defaults suit a service instance.
     public struct Options: Sendable, Equatable {
         public var clock: Clock
-        /// Connections the pool may open; each instance opens at most this many, plus one for LISTEN.
+        /// Connections in the pool (each instance opens this many, kept open unless
+        /// `minimumConnections` says fewer), plus one for LISTEN.
         public var maximumConnections: Int
         /// Connections kept open while idle: by default all of them. Below the maximum, the pool
         /// schedules an idle-timeout timer task for a connection each time it goes back to the

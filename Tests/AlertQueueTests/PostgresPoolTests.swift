@@ -22,8 +22,8 @@ struct PostgresPoolTests {
             configuration: store.endpoint.connectionConfiguration(), id: 9_998, logger: store.logger)
         defer { Task { try? await observer.close() } }
         // When: a few intervals pass; then all three connections' last statement is the ping,
-        // and the pings go on
-        // (how many of the pool's connections last ran the ping, and when the latest began)
+        // and the pings go on (`pinged`: how many of the pool's connections last ran the ping,
+        // and when the latest began)
         let pinged: PostgresQuery = """
             SELECT count(*)::int, coalesce(max(extract(epoch FROM query_start)), 0)::float8 FROM pg_stat_activity
             WHERE datname = current_database() AND application_name = 'alertd' AND query = 'SELECT 1'
