@@ -140,6 +140,7 @@ let package = Package(
             dependencies: [
                 "AlertQueue", "AlertSpec", "AlertQueuePostgres", "Locking", "PostgresTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
         ),

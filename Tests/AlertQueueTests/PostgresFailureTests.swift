@@ -27,8 +27,11 @@ struct PostgresFailureTests {
         // The schema first, patiently: under a loaded CI the impatient store's first call, which
         // migrates, stayed unavailable for 30 s (three fresh-clone runs; never alone).
         try await database.open().migrate()
-        let store = try database.open(options: Self.impatient)
-        let queued = try await Self.retrying("the first enqueue", for: .seconds(90)) { try await store.enqueue(alert("app/a"), now: t0) }.item
+        let log = RecordedLog()
+        let store = try database.open(options: Self.impatient, logger: log.logger())
+        let queued = try await Self.retrying("the first enqueue", for: .seconds(90), log: log) {
+            try await store.enqueue(alert("app/a"), now: t0)
+        }.item
         #expect(await store.isReachable())
         // When the database stops
         try await cluster.stop()
@@ -48,7 +51,9 @@ struct PostgresFailureTests {
         // When it starts again, then the store serves again by itself, with what it had
         try await cluster.start()
         #expect(await Self.recovers(store))
-        #expect(try await Self.retrying("next after the restart") { try await store.next(session: session, now: t0) }?.ticket == queued.ticket)
+        #expect(
+            try await Self.retrying("next after the restart", log: log) { try await store.next(session: session, now: t0) }?.ticket
+                == queued.ticket)
     }
 
     @Test("A store whose database never answered is unavailable, not stuck")
@@ -101,21 +106,39 @@ struct PostgresFailureTests {
     /// `body`'s result, tried again (for up to `limit`) while the store answers 503: for
     /// the steps around an outage that are not what a test is about, which the impatient
     /// options' 2 s timeouts would fail on a machine busy with the rest of the suite.
-    static func retrying<T>(_ step: String, for limit: Duration = .seconds(30), _ body: () async throws -> T) async throws -> T {
+    /// A failure shows the 503s' reasons and the last lines of `log`, the store's background log.
+    static func retrying<T>(
+        _ step: String, for limit: Duration = .seconds(30), log: RecordedLog? = nil, _ body: () async throws -> T
+    ) async throws -> T {
         // Bounded by time, not by tries: while a fresh or restarted cluster on a loaded machine
         // takes seconds to accept connections, each try fails fast (15 tries once ran out).
+        // The reasons of the 503s met on the way (QueueError's description leaves them out), in
+        // the order first met, each with how often: what a failure report needs to be diagnosed.
+        var reasons: [(reason: String, count: Int)] = []
         let deadline = ContinuousClock.now + limit
         while ContinuousClock.now < deadline {
             do {
                 return try await body()
             } catch let error as QueueError where error.status == 503 {
+                let reason = String(reflecting: error)
+                if let index = reasons.firstIndex(where: { $0.reason == reason }) {
+                    reasons[index].count += 1
+                } else {
+                    reasons.append((reason, 1))
+                }
                 try await Task.sleep(for: .milliseconds(250))
             }
         }
         do {
             return try await body()
         } catch {
-            Issue.record("\(step): still \(error) after \(limit)")
+            let met = reasons.map { "\($0.count) × \($0.reason)" }.joined(separator: "; ")
+            Issue.record(
+                """
+                \(step): still \(String(reflecting: error)) after \(limit); on the way: \(met)
+                the store's log:
+                \(log?.tail() ?? "(not recorded)")
+                """)
             throw error
         }
     }

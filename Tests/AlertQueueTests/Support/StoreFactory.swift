@@ -3,6 +3,7 @@ import AlertQueuePostgres
 import Foundation
 import PostgresTestSupport
 import Locking
+import Logging
 import Testing
 
 /// A kind of queue store the contract suite runs against. Adding a store is adding one entry
@@ -88,9 +89,9 @@ final class PostgresTestDatabase: Sendable {
     /// fail because the machine is busy.
     func open(
         settings: QueueSettings = QueueSettings(),
-        options: PostgresQueueStore.Options = PostgresTestDatabase.patient
+        options: PostgresQueueStore.Options = PostgresTestDatabase.patient, logger: Logger? = nil
     ) throws -> PostgresQueueStore {
-        let store = try PostgresQueueStore(url: url, settings: settings, options: options)
+        let store = try PostgresQueueStore(url: url, settings: settings, options: options, logger: logger)
         keep(Task { await store.run() })
         return store
     }
