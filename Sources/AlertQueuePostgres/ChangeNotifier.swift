@@ -29,19 +29,19 @@ final class ChangeNotifier: Sendable {
     private let channel: String
     private let timeout: Duration
     private let logger: Logger
-    private let client: @Sendable () -> PostgresClient
+    private let pool: PostgresPool
     private let state = Locked(State())
     /// Whether another instance listens, as the store's last sweep found, or since one announced
     /// its listening: when none does, nothing is sent, as nobody would hear it but this
     /// instance, whose handlers wake their own long-polls. True until a sweep says otherwise.
     let othersListen = Atomic<Bool>(true)
 
-    /// Notifies on `channel` through the pool `client` gives; gives up on a statement after `timeout`.
-    init(channel: String, timeout: Duration, logger: Logger, client: @escaping @Sendable () -> PostgresClient) {
+    /// Notifies on `channel` through `pool`; gives up on a statement after `timeout`.
+    init(channel: String, timeout: Duration, logger: Logger, pool: PostgresPool) {
         self.channel = channel
         self.timeout = timeout
         self.logger = logger
-        self.client = client
+        self.pool = pool
     }
 
     /// Notifies `session`'s change and returns once the notification is sent (or given up on), so
@@ -99,9 +99,8 @@ final class ChangeNotifier: Sendable {
     private func send(_ sessions: [String]) async {
         let query = Self.statement(channel: channel, sessions: sessions)
         do {
-            let client = client()
-            let logger = logger
-            _ = try await withDeadline(timeout) { try await client.query(query, logger: logger).collect() }
+            let pool = pool
+            _ = try await withDeadline(timeout) { try await pool.query(query) }
         } catch {
             Self.notSent(sessions, error, logger: logger)
         }

@@ -74,23 +74,7 @@ public struct PostgresEndpoint: Sendable, Equatable {
         return "postgres://\(username)@\(host):\(port)/\(database)"
     }
 
-    /// The configuration of a pool of connections to this endpoint.
-    func clientConfiguration() -> PostgresClient.Configuration {
-        if isUnixSocket {
-            return PostgresClient.Configuration(
-                unixSocketPath: unixSocketPath, username: username, password: password, database: database)
-        }
-        let tls: PostgresClient.Configuration.TLS =
-            switch self.tls {
-            case .disable: .disable
-            case .prefer: .prefer(Self.unverifiedTLS)
-            case .require: .require(.makeClientConfiguration())
-            }
-        return PostgresClient.Configuration(
-            host: host, port: port, username: username, password: password, database: database, tls: tls)
-    }
-
-    /// The configuration of a single connection to this endpoint (the one that LISTENs).
+    /// The configuration of a connection to this endpoint.
     func connectionConfiguration() throws -> PostgresConnection.Configuration {
         if isUnixSocket {
             return PostgresConnection.Configuration(

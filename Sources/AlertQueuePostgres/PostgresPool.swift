@@ -1,119 +1,259 @@
-import PostgresNIO
+import AlertQueue
 import Locking
-import Synchronization
-import _ConnectionPoolModule
+import PostgresNIO
 
-/// The store's `PostgresClient`, and its replacement after a long outage.
+/// The store's connections to PostgreSQL: a fixed number of slots, each holding one connection
+/// and opening another when it closes. A call leases an idle connection, or waits (FIFO) for one.
 ///
-/// postgres-nio's pool retries a database that went away with a growing backoff (up to a
-/// minute), and after a minute without any connection it trips a circuit breaker that fails
-/// every lease at once. Left alone, a pool that lived through a long outage would keep answering
-/// "unavailable" for up to a minute after the database is back. So while the pool runs, a
-/// supervisor looks once a second: when a call has met the tripped breaker and a connection of
-/// its own reaches the database, it starts a fresh client for new calls and closes the old one
-/// once the calls already on it have had their time (`requestTimeout`, twice). A pool that is
-/// merely busy never trips the breaker (it needs zero open connections), so load never
-/// triggers a replacement.
+/// Why not postgres-nio's `PostgresClient`: while one of its connection attempts keeps failing
+/// it queues every lease, even with idle connections open, until that attempt succeeds (with a
+/// backoff growing to a minute), and after 15 s without any connection it fails every lease.
+/// A database at `max_connections` refused an instance's second connection and its calls all
+/// answered 503 while it held a working one; a CI run met the same for 90 s. Here:
+/// - an idle connection always serves the next call, whatever the other slots are doing;
+/// - each slot reconnects on its own, 100 ms after a failure, doubling to at most 5 s;
+/// - while no connection is open or being opened and the last attempt failed, a lease fails at
+///   once (`QueueError.unavailable` with the reason) instead of waiting out the call's timeout;
+/// - no timer is scheduled per lease (postgres-nio's idle and keep-alive timers cost 0.5 and
+///   0.6 context switches per enqueue). Instead, every `keepAlive` the idle connections are
+///   pinged (`SELECT 1`); one that does not answer within the ping timeout (a server gone silent,
+///   no reset) is closed, and its slot opens another, before a call is handed it.
 ///
-/// Every `keepAlive`, the supervisor also pings as many connections as the pool holds, each
-/// within the request timeout. A connection whose server went silent (no reset: a host gone, a
-/// firewall that forgot it) then holds up a ping, which gives up, instead of the next call that
-/// would have been handed it; the ping keeps it leased until TCP gives up on it. (postgres-nio's
-/// own keep-alive does the same at a cost on every lease, see `PostgresQueueStore.init`.)
+/// `eager` slots connect when the pool starts; the others the first time a lease finds no idle
+/// connection, and then stay open.
 final class PostgresPool: Sendable {
-    private let configuration: PostgresClient.Configuration
-    private let logger: Logger
-    private let current: Locked<PostgresClient>
-    /// Every client's `run()` task still going, to cancel them all when the store stops.
-    private let runs = Locked<[Task<Void, Never>]>([])
-    private let breakerTripped = Atomic<Bool>(false)
+    private struct Waiter {
+        let id: UInt64
+        let continuation: CheckedContinuation<PostgresConnection, any Error>
+    }
 
-    init(configuration: PostgresClient.Configuration, logger: Logger) {
+    private struct State {
+        var idle: [PostgresConnection] = []
+        var waiters: [Waiter] = []
+        /// Waiters cancelled before they were queued.
+        var cancelled: Set<UInt64> = []
+        var nextWaiter: UInt64 = 0
+        /// Every connection open and not yet seen closed, by id.
+        var open: [PostgresConnection.ID: PostgresConnection] = [:]
+        /// Why the last connection attempt failed, until one succeeds.
+        var lastFailure: (any Error)?
+        /// Connection attempts under way.
+        var connecting = 0
+
+        /// Nothing is open, nothing is being opened, and the last attempt failed: a lease
+        /// would wait for nothing.
+        var isDown: Bool { open.isEmpty && connecting == 0 && lastFailure != nil }
+        /// Slots not started yet.
+        var dormant: Int
+        var running = false
+        var closed = false
+
+        mutating func takeWaiter() -> Waiter? { waiters.isEmpty ? nil : waiters.removeFirst() }
+    }
+
+    private let configuration: PostgresConnection.Configuration
+    private let logger: Logger
+    private let eager: Int
+    private let state: Locked<State>
+    /// The slots' tasks, cancelled when the pool stops.
+    private let slots = Locked<[Task<Void, Never>]>([])
+    private static let connectionIDs = Locked<Int>(0)
+
+    init(configuration: PostgresConnection.Configuration, size: Int, eager: Int, logger: Logger) {
         self.configuration = configuration
         self.logger = logger
-        self.current = Locked(PostgresClient(configuration: configuration, backgroundLogger: logger))
+        self.eager = min(eager, size)
+        self.state = Locked(State(dormant: size))
     }
 
-    var client: PostgresClient { current.withLock { $0 } }
+    /// Runs `body` with a connection of the pool, and gives the connection back.
+    /// - Throws: `QueueError.unavailable` when no connection is open and the last attempt failed;
+    ///   `CancellationError` when the calling task is cancelled while waiting; `body`'s errors.
+    func withConnection<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
+        let connection = try await lease()
+        defer { release(connection) }
+        return try await body(connection)
+    }
 
-    /// Notes a failed call: the tripped circuit breaker is what the supervisor waits for.
-    func noteFailure(_ error: any Error) {
-        if let error = error as? ConnectionPoolError, error == .connectionCreationCircuitBreakerTripped {
-            breakerTripped.store(true, ordering: .relaxed)
+    /// The rows of `query`, run on a connection of the pool.
+    @discardableResult
+    func query(_ query: PostgresQuery) async throws -> [PostgresRow] {
+        try await withConnection { [logger] in try await $0.query(query, logger: logger).collect() }
+    }
+
+    private func lease() async throws -> PostgresConnection {
+        let id = state.withLock { state in
+            state.nextWaiter += 1
+            return state.nextWaiter
         }
-    }
-
-    /// Runs the current client, and supervises it, until the calling task is cancelled; then
-    /// closes every client and returns once they are closed.
-    func run(
-        requestTimeout: Duration, keepAlive: Duration, connections: Int,
-        databaseAnswers: @escaping @Sendable () async -> Bool
-    ) async {
-        start(client)
-        await withTaskCancellationHandler {
-            var lastPing = ContinuousClock.now
-            while !Task.isCancelled {
-                try? await Task.sleep(for: .seconds(1))
-                if lastPing.duration(to: .now) >= keepAlive {
-                    lastPing = .now
-                    ping(connections, within: requestTimeout)
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                let (outcome, startSlot) = state.withLock { state -> (Result<PostgresConnection, any Error>?, Bool) in
+                    if state.closed { return (.failure(QueueError.unavailable("the PostgreSQL store is closed")), false) }
+                    if state.cancelled.remove(id) != nil { return (.failure(CancellationError()), false) }
+                    if let connection = state.idle.popLast() { return (.success(connection), false) }
+                    if state.isDown, let failure = state.lastFailure {
+                        return (.failure(QueueError.unavailable("PostgreSQL connection: \(Self.reason(failure))")), false)
+                    }
+                    state.waiters.append(Waiter(id: id, continuation: continuation))
+                    guard state.running, state.dormant > 0 else { return (nil, false) }
+                    state.dormant -= 1
+                    return (nil, true)
                 }
-                guard breakerTripped.exchange(false, ordering: .relaxed), !Task.isCancelled, await databaseAnswers()
-                else { continue }
-                replace(closingOldAfter: requestTimeout * 2)
+                if startSlot { self.startSlot() }
+                if let outcome { continuation.resume(with: outcome) }
             }
         } onCancel: {
-            for task in runs.withLock({ $0 }) { task.cancel() }
+            let waiter = state.withLock { state -> Waiter? in
+                guard let index = state.waiters.firstIndex(where: { $0.id == id }) else {
+                    state.cancelled.insert(id)
+                    return nil
+                }
+                return state.waiters.remove(at: index)
+            }
+            waiter?.continuation.resume(throwing: CancellationError())
         }
-        for task in runs.withLock({ $0 }) { await task.value }
     }
 
-    /// Pings up to `connections` connections at once (`SELECT 1`), in the background.
-    private func ping(_ connections: Int, within limit: Duration) {
-        let client = self.client
-        let logger = self.logger
-        for _ in 0..<connections {
+    /// Gives `connection` to the first waiter, or keeps it idle; a closed one is dropped (its
+    /// slot is opening another).
+    private func release(_ connection: PostgresConnection) {
+        enum Next { case waiter(Waiter), kept, dropped, close }
+        let next = state.withLock { state -> Next in
+            guard !connection.isClosed, state.open[connection.id] != nil else { return .dropped }
+            if state.closed { return .close }
+            if let waiter = state.takeWaiter() { return .waiter(waiter) }
+            state.idle.append(connection)
+            return .kept
+        }
+        switch next {
+        case .waiter(let waiter): waiter.continuation.resume(returning: connection)
+        case .close: connection.close().whenComplete { _ in }
+        case .kept, .dropped: break
+        }
+    }
+
+    /// Opens the eager slots, pings idle connections every `keepAlive` (each within
+    /// `pingTimeout`), until the calling task is cancelled; then closes every connection and
+    /// returns once every slot has stopped.
+    func run(keepAlive: Duration, pingTimeout: Duration) async {
+        let start = state.withLock { state -> Int in
+            state.running = true
+            let count = min(state.dormant, max(eager, state.waiters.count))
+            state.dormant -= count
+            return count
+        }
+        for _ in 0..<start { startSlot() }
+        await withTaskCancellationHandler {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: keepAlive)
+                if !Task.isCancelled { ping(within: pingTimeout) }
+            }
+        } onCancel: {
+            close()
+        }
+        for task in slots.withLock({ $0 }) { await task.value }
+    }
+
+    private func close() {
+        let (open, waiters, tasks) = state.withLock { state in
+            state.closed = true
+            defer { state.waiters = []; state.idle = [] }
+            return (Array(state.open.values), state.waiters, slots.withLock { $0 })
+        }
+        for task in tasks { task.cancel() }
+        for waiter in waiters { waiter.continuation.resume(throwing: QueueError.unavailable("the PostgreSQL store is closed")) }
+        for connection in open { connection.close().whenComplete { _ in } }
+    }
+
+    private func startSlot() {
+        let task = Task { await self.runSlot() }
+        slots.withLock { $0.append(task) }
+    }
+
+    /// One slot: connects, hands the connection out, waits until it closes, and again; after a
+    /// failed attempt, waits `reconnectDelay` first.
+    private func runSlot() async {
+        var failures = 0
+        while !Task.isCancelled {
+            let id = Self.connectionIDs.withLock { id in
+                id += 1
+                return id
+            }
+            let connection: PostgresConnection
+            state.withLock { $0.connecting += 1 }
+            do {
+                connection = try await PostgresConnection.connect(configuration: configuration, id: id, logger: logger)
+            } catch {
+                failures += 1
+                let failed = state.withLock { state -> [Waiter] in
+                    state.connecting -= 1
+                    state.lastFailure = error
+                    guard state.isDown else { return [] }
+                    defer { state.waiters = [] }
+                    return state.waiters
+                }
+                let unavailable = QueueError.unavailable("PostgreSQL connection: \(Self.reason(error))")
+                for waiter in failed { waiter.continuation.resume(throwing: unavailable) }
+                logger.debug("a pooled connection could not be opened", metadata: ["error": "\(Self.reason(error))"])
+                try? await Task.sleep(for: Self.reconnectDelay(afterFailures: failures))
+                continue
+            }
+            failures = 0
+            let adopted = state.withLock { state -> Bool in
+                state.connecting -= 1
+                guard !state.closed else { return false }
+                state.open[connection.id] = connection
+                state.lastFailure = nil
+                return true
+            }
+            guard adopted else {
+                try? await connection.close()
+                return
+            }
+            release(connection)
+            try? await connection.closeFuture.get()
+            state.withLock { state in
+                state.open[connection.id] = nil
+                state.idle.removeAll { $0.id == connection.id }
+            }
+            logger.debug("a pooled connection closed", metadata: ["connection": "\(connection.id)"])
+        }
+    }
+
+    /// Pings every idle connection, in the background; closes those that do not answer in time.
+    private func ping(within limit: Duration) {
+        let idle = state.withLock { state in
+            defer { state.idle = [] }
+            return state.idle
+        }
+        let logger = logger
+        for connection in idle {
             Task {
                 do {
-                    _ = try await withDeadline(limit) {
-                        try await client.withConnection { try await $0.query("SELECT 1", logger: logger).collect() }
-                    }
+                    _ = try await withDeadline(limit) { try await connection.query("SELECT 1", logger: logger).collect() }
+                    self.release(connection)
                 } catch {
-                    logger.debug("a keep-alive ping failed", metadata: ["error": "\(String(reflecting: error))"])
+                    logger.debug("a keep-alive ping failed; closing its connection", metadata: ["error": "\(error)"])
+                    connection.close().whenComplete { _ in }
                 }
             }
         }
     }
 
-    private func start(_ client: PostgresClient) {
-        let task = Task { await client.run() }
-        runs.withLock { $0.append(task) }
+    /// 100 ms after the first failure, doubling, at most 5 s.
+    static func reconnectDelay(afterFailures failures: Int) -> Duration {
+        .milliseconds(min(100 << min(max(failures - 1, 0), 6), 5000))
     }
 
-    private func replace(closingOldAfter delay: Duration) {
-        logger.info("the database is back but the connection pool gave up on it: starting a fresh pool")
-        let fresh = PostgresClient(configuration: configuration, backgroundLogger: logger)
-        start(fresh)
-        let old = runs.withLock { $0.dropLast() }
-        current.withLock { $0 = fresh }
-        Task {
-            try? await Task.sleep(for: delay)
-            for task in old { task.cancel() }
-            self.runs.withLock { runs in runs.removeAll { old.contains($0) } }
+    /// A failed attempt in words: the server's message when it refused, else the error.
+    static func reason(_ error: any Error) -> String {
+        if let error = error as? PSQLError {
+            if let message = error.serverInfo?[.message] {
+                return "\(message) (SQLSTATE \(error.serverInfo?[.sqlState] ?? "?"))"
+            }
+            return error.underlying.map { "\($0)" } ?? "\(error.code)"
         }
-    }
-}
-
-extension PostgresQueueStore {
-    /// Whether a connection of its own (not the pool's) reaches the database and gets an answer.
-    static func answersDirectly(endpoint: PostgresEndpoint, options: Options, logger: Logger) async -> Bool {
-        let answered = try? await withDeadline(options.connectTimeout + options.reachabilityTimeout) {
-            let connection = try await PostgresConnection.connect(
-                configuration: try endpoint.connectionConfiguration(), id: 0, logger: logger)
-            let rows = try? await connection.query("SELECT 1", logger: logger).collect()
-            try? await connection.close()
-            return rows?.count == 1
-        }
-        return answered == true
+        return "\(error)"
     }
 }

@@ -12,9 +12,9 @@ extension PostgresQueueStore {
     public func connectionProblem() async -> String? {
         let limit = options.connectTimeout + options.reachabilityTimeout
         do {
-            try await withDeadline(limit) { [endpoint, logger] in
+            try await withDeadline(limit) { [endpoint, options, logger] in
                 let connection = try await PostgresConnection.connect(
-                    configuration: try endpoint.connectionConfiguration(), id: 0, logger: logger)
+                    configuration: try Self.connectionConfiguration(endpoint, options), id: 0, logger: logger)
                 do {
                     _ = try await connection.query("SELECT 1", logger: logger).collect()
                 } catch {
@@ -26,13 +26,10 @@ extension PostgresQueueStore {
             return nil
         } catch is DeadlineExceeded {
             return "no answer within \(limit)"
-        } catch let error as PSQLError {
-            if let message = error.serverInfo?[.message] {
-                return "PostgreSQL refused: \(message) (SQLSTATE \(error.serverInfo?[.sqlState] ?? "?"))"
-            }
-            return error.underlying.map { "\($0)" } ?? "\(error.code)"
+        } catch let error as PSQLError where error.serverInfo?[.message] != nil {
+            return "PostgreSQL refused: \(PostgresPool.reason(error))"
         } catch {
-            return "\(error)"
+            return PostgresPool.reason(error)
         }
     }
 }

@@ -66,10 +66,7 @@ extension PostgresQueueStore {
     /// Connects, LISTENs, and passes notifications on until the connection fails or the task is
     /// cancelled. Throws only when it could not start listening.
     private func listenOnce(_ wake: @escaping @Sendable (QueueChange) -> Void) async throws {
-        var configuration = try endpoint.connectionConfiguration()
-        configuration.options.connectTimeout = .nanoseconds(options.connectTimeout.components.seconds * 1_000_000_000
-            + options.connectTimeout.components.attoseconds / 1_000_000_000)
-        configuration.options.additionalStartupParameters = Self.sessionParameters(options, applicationName: listenerName)
+        let configuration = try Self.connectionConfiguration(endpoint, options, applicationName: listenerName)
         let connection = try await PostgresConnection.connect(
             configuration: configuration, id: Self.listenerIDs.add(1, ordering: .relaxed).newValue, logger: logger)
         let logger = logger
@@ -93,7 +90,7 @@ extension PostgresQueueStore {
                             }
                         }
                         // Says so to the other instances, which send no NOTIFY while none listens.
-                        try await connection.query("SELECT pg_notify(\(channel), \(name))", logger: logger).collect()
+                        _ = try await connection.query("SELECT pg_notify(\(channel), \(name))", logger: logger).collect()
                         group.addTask {
                             while true {
                                 try await Task.sleep(for: .seconds(5))

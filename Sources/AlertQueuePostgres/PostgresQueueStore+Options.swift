@@ -11,16 +11,15 @@ extension PostgresQueueStore {
     /// How the store uses PostgreSQL. The defaults suit a service instance.
     public struct Options: Sendable, Equatable {
         public var clock: Clock
-        /// Connections in the pool (each instance opens this many, kept open unless
-        /// `minimumConnections` says fewer), plus one for LISTEN.
+        /// Connections in the pool, plus one for LISTEN. Once open, a connection stays open
+        /// (and is opened again when it closes).
         public var maximumConnections: Int
-        /// Connections kept open while idle: by default all of them. Below the maximum, the pool
-        /// schedules an idle-timeout timer task for a connection each time it goes back to the
-        /// pool, and cancels it at the next lease (side by side, 4 rounds each: 0.5 context
-        /// switches and about 10 us of CPU more per enqueue).
+        /// Connections opened when the store starts: by default all of them. The others open
+        /// the first time a call finds every open one busy.
         public var minimumConnections: Int
-        /// How often idle connections are pinged (`SELECT 1`), so that one whose server went
-        /// silent holds up a ping, not a call (see `PostgresPool`).
+        /// How often idle connections are pinged (`SELECT 1`). One that does not answer within
+        /// `reachabilityTimeout` (or `requestTimeout`, if shorter) is closed and replaced, so a
+        /// connection whose server went silent holds up a ping, not a call (see `PostgresPool`).
         public var keepAliveInterval: Duration
         /// How long one store call may take before it gives up with `QueueError.unavailable`
         /// (waiting for a connection included). Also each statement's `statement_timeout`.

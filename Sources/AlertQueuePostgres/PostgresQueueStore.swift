@@ -5,7 +5,7 @@ import Locking
 
 /// Session queues in PostgreSQL, shared by every alertd instance that opens the same database.
 ///
-/// Each call is one transaction on a connection of a `PostgresClient` pool. The rules are
+/// Each call is one transaction on a connection of the store's pool (`PostgresPool`). The rules are
 /// `QueuePolicy`'s, as in the SQLite store; what must hold while instances race is held by the
 /// database itself: the writes of a session queue up behind a lock on its `alertd.sessions`
 /// row, `next` claims with `FOR UPDATE SKIP LOCKED`, and partial unique indexes allow one live
@@ -29,15 +29,15 @@ import Locking
 /// ```
 ///
 /// When PostgreSQL cannot be reached, calls throw `QueueError.unavailable` once
-/// `options.requestTimeout` has passed (at once after a minute, when the pool's circuit breaker
-/// has tripped), never later, and `isReachable()` answers false within
+/// `options.requestTimeout` has passed (at once while no connection is open and the last attempt
+/// to open one failed), never later, and `isReachable()` answers false within
 /// `options.reachabilityTimeout`. The store serves again by itself when the database is back:
-/// the pool reconnects, and a pool that gave up during a long outage is replaced (`PostgresPool`).
+/// each connection of the pool reconnects on its own (`PostgresPool`).
 public final class PostgresQueueStore: QueueStore {
     public let endpoint: PostgresEndpoint
     public let options: Options
     public let policy: QueuePolicy
-    /// The connection pool, replaced after a long outage (see `PostgresPool`).
+    /// The connections calls run on.
     let pool: PostgresPool
     let logger: Logger
     /// Sends the NOTIFYs of committed writes, batched (see `ChangeNotifier`).
@@ -76,16 +76,9 @@ public final class PostgresQueueStore: QueueStore {
         var quiet = Logger(label: "alertd.postgres")
         quiet.logLevel = .critical
         self.logger = logger ?? quiet
-        var configuration = endpoint.clientConfiguration()
-        configuration.options.maximumConnections = options.maximumConnections
-        configuration.options.minimumConnections = options.minimumConnections
-        configuration.options.connectTimeout = options.connectTimeout
-        // The pool's own keep-alive schedules a timer task each time a connection goes back to
-        // it and cancels it at the next lease: with it, an enqueue cost 0.6 context switches
-        // and 8-10 us of CPU more (side by side, 4 rounds each). `PostgresPool` pings instead.
-        configuration.options.keepAliveBehavior = nil
-        configuration.options.additionalStartupParameters = Self.sessionParameters(options)
-        let pool = PostgresPool(configuration: configuration, logger: self.logger)
+        let pool = PostgresPool(
+            configuration: try Self.connectionConfiguration(endpoint, options), size: options.maximumConnections,
+            eager: options.minimumConnections, logger: self.logger)
         self.pool = pool
         // Two batches in flight: one commits while the next gathers and loads. More, smaller
         // batches measured slower (each costs its round trips and a commit): 3,500/s with one or
@@ -96,11 +89,20 @@ public final class PostgresQueueStore: QueueStore {
         self.enqueues = EnqueueBatcher(limit: min(2, options.maximumConnections), overlapAt: 16)
         self.notifier = ChangeNotifier(
             channel: options.channel, timeout: min(options.requestTimeout, .seconds(1)), logger: self.logger,
-            client: { pool.client })
+            pool: pool)
     }
 
-    /// The pool's current client.
-    var client: PostgresClient { pool.client }
+    /// How every connection to `endpoint` is opened: within `options.connectTimeout`, with
+    /// `sessionParameters`.
+    static func connectionConfiguration(
+        _ endpoint: PostgresEndpoint, _ options: Options, applicationName: String = "alertd"
+    ) throws -> PostgresConnection.Configuration {
+        var configuration = try endpoint.connectionConfiguration()
+        configuration.options.connectTimeout = .nanoseconds(
+            options.connectTimeout.components.seconds * 1_000_000_000 + options.connectTimeout.components.attoseconds / 1_000_000_000)
+        configuration.options.additionalStartupParameters = sessionParameters(options, applicationName: applicationName)
+        return configuration
+    }
 
     /// Settings of every connection: a statement never outlives a call, and a transaction left
     /// open by a call that gave up is ended by the server.
@@ -118,11 +120,7 @@ public final class PostgresQueueStore: QueueStore {
     /// every connection. Calls made while it does not run wait, then give up as unavailable.
     /// Run it once, for the store's whole life, in the owner's task group.
     public func run() async {
-        await pool.run(
-            requestTimeout: options.requestTimeout, keepAlive: options.keepAliveInterval, connections: options.maximumConnections,
-            databaseAnswers: { [endpoint, options, logger] in
-                await Self.answersDirectly(endpoint: endpoint, options: options, logger: logger)
-            })
+        await pool.run(keepAlive: options.keepAliveInterval, pingTimeout: min(options.requestTimeout, options.reachabilityTimeout))
     }
 
     /// Brings the schema up to date (see `migrations`); the first call that needs the database
@@ -141,7 +139,7 @@ public final class PostgresQueueStore: QueueStore {
         let task = migration.withLock { current in
             if let current { return current }
             let task = Task {
-                try await self.client.withConnection { connection in
+                try await self.pool.withConnection { connection in
                     try await Self.migrate(connection, logger: self.logger)
                 }
             }
@@ -170,7 +168,7 @@ public final class PostgresQueueStore: QueueStore {
                     do {
                         // On the connection's own event loop: its answers resume `body` on the
                         // thread that read them, instead of waking a thread of Swift's pool.
-                        return try await self.client.withConnection { connection in
+                        return try await self.pool.withConnection { connection in
                             try await withTaskExecutorPreference(EventLoopExecutor(connection.eventLoop)) {
                                 try await body(connection)
                             }
@@ -181,7 +179,6 @@ public final class PostgresQueueStore: QueueStore {
                 }
             }
         } catch {
-            pool.noteFailure(error)
             throw storeError(error)
         }
     }
@@ -292,11 +289,10 @@ public final class PostgresQueueStore: QueueStore {
     public func isReachable() async -> Bool {
         do {
             let answer = try await withDeadline(options.reachabilityTimeout) {
-                try await self.client.query("SELECT 1", logger: self.logger).collect().first?.decode(Int.self)
+                try await self.pool.query("SELECT 1").first?.decode(Int.self)
             }
             return answer == 1
         } catch {
-            pool.noteFailure(error)
             return false
         }
     }

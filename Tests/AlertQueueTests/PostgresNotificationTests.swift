@@ -139,7 +139,7 @@ struct PostgresNotificationTests {
         let writing = try database.open()
         try await writing.migrate()
         let start = try await sweeping.changedSessions(since: nil)
-        let (during, after) = try await writing.client.withConnection { connection in
+        let (during, after) = try await writing.pool.withConnection { connection in
             try await connection.query("BEGIN", logger: writing.logger)
             _ = try await writing.lockSession("late", withSequence: false, on: connection)
             // When a sweep runs meanwhile, then the commit after it

@@ -26,7 +26,7 @@ struct PostgresPlanTests {
         let store = try database.open()
         try await store.migrate()
         let logger = store.logger
-        let pages = try await store.client.withConnection { connection in
+        let pages = try await store.pool.withConnection { connection in
             try await connection.query(Self.fill(13, prefix: "early"), logger: logger)
             try await connection.query("ANALYZE alertd.items", logger: logger)
             for index in 0..<8 {

@@ -1,10 +1,13 @@
+import AlertQueue
 import Foundation
 import PostgresNIO
+import PostgresTestSupport
 import Testing
 
 @testable import AlertQueuePostgres
 
-/// The store's connection pool: every connection kept open, and idle ones pinged.
+/// The store's connection pool: idle connections serve whatever the other slots do, every slot
+/// reopens its connection, and idle connections are pinged.
 @Suite("PostgreSQL queue store pool")
 struct PostgresPoolTests {
     @Test("Every connection of the pool is opened and pinged every keep-alive interval")
@@ -12,35 +15,154 @@ struct PostgresPoolTests {
         // Given: a store with three connections, pinged every second, and nothing to do
         let database = try await PostgresTestDatabase.make()
         defer { database.remove() }
-        var options = PostgresTestDatabase.patient
-        options.maximumConnections = 3
-        options.minimumConnections = 3
-        options.keepAliveInterval = .seconds(1)
-        let store = try database.open(options: options)
+        let store = try database.open(options: Self.options(connections: 3, keepAlive: .seconds(1)))
         try await store.migrate()
-        let observer = try await PostgresConnection.connect(
-            configuration: store.endpoint.connectionConfiguration(), id: 9_998, logger: store.logger)
-        defer { Task { try? await observer.close() } }
+        let observer = try await Observer(store)
+        defer { observer.close() }
         // When: a few intervals pass; then all three connections' last statement is the ping,
-        // and the pings go on (`pinged`: how many of the pool's connections last ran the ping,
-        // and when the latest began)
-        let pinged: PostgresQuery = """
-            SELECT count(*)::int, coalesce(max(extract(epoch FROM query_start)), 0)::float8 FROM pg_stat_activity
-            WHERE datname = current_database() AND application_name = 'alertd' AND query = 'SELECT 1'
-            """
+        // and the pings go on
+        var seen = try await observer.pings()
+        for _ in 0..<100 where seen.count < 3 { seen = try await observer.pings() }
+        #expect(seen.count == 3)
+        var later = try await observer.pings().last
+        for _ in 0..<50 where later <= seen.last { later = try await observer.pings().last }
+        #expect(later > seen.last)
+    }
+
+    @Test("An open connection serves every call while the pool's other connection is refused")
+    func idleConnectionServesWhileAnotherIsRefused() async throws {
+        // Given: a role that may hold one connection, owning the database, and a store of two
+        // connections as that role: its second connection is refused, again and again
+        let database = try await PostgresTestDatabase.make()
+        defer { database.remove() }
+        let role = "limited_\(UUID().uuidString.prefix(8).lowercased())"
+        let name = try #require(URLComponents(string: database.url)?.path.dropFirst())
+        try await database.cluster.administer("CREATE ROLE \(unescaped: role) LOGIN CONNECTION LIMIT 1")
+        try await database.cluster.administer("ALTER DATABASE \(unescaped: String(name)) OWNER TO \(unescaped: role)")
+        let url = database.url.replacingOccurrences(of: "postgres://postgres@", with: "postgres://\(role)@")
+        let log = RecordedLog()
+        let store = try PostgresQueueStore(url: url, options: Self.options(connections: 2), logger: log.logger())
+        database.keep(Task { await store.run() })
+        // When: calls come one after another (postgres-nio's pool queued them all behind the
+        // refused connection: each gave up as unavailable)
+        for index in 0..<20 {
+            _ = try await store.enqueue(alert("app/a\(index)"), now: t0)
+        }
+        // Then: all were served, and the refusals did happen
+        #expect(try await store.items(session: session, now: t0).count == 20)
+        #expect(log.tail(200).contains("too many connections for role"))
+    }
+
+    @Test("Connections the server ends are reopened, and calls go on")
+    func endedConnectionsAreReopened() async throws {
+        // Given: a store with three open connections
+        let database = try await PostgresTestDatabase.make()
+        defer { database.remove() }
+        let store = try database.open(options: Self.options(connections: 3))
+        try await store.migrate()
+        let observer = try await Observer(store)
+        defer { observer.close() }
+        let before = try await observer.backends(count: 3)
+        // When the server ends them all
+        try await observer.run("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE pid = ANY(\(before))")
+        // Then three others take their places, and calls are served
+        let after = try await observer.backends(count: 3, excluding: before)
+        #expect(Set(after).isDisjoint(with: before))
+        #expect(try await store.enqueue(alert("app/after"), now: t0).created)
+    }
+
+    @Test("A connection whose server goes silent is closed at its ping and replaced")
+    func silentConnectionIsReplaced() async throws {
+        // Given: a store with two connections, pinged every second within 1 s
+        let database = try await PostgresTestDatabase.make()
+        defer { database.remove() }
+        let store = try database.open(options: Self.options(connections: 2, keepAlive: .seconds(1), pingTimeout: .seconds(1)))
+        try await store.migrate()
+        let observer = try await Observer(store)
+        defer { observer.close() }
+        let before = try await observer.backends(count: 2)
+        // When one backend stops answering without closing its socket (SIGSTOP: the process is
+        // frozen, as a vanished host would be)
+        let silent = before[0]
+        try Self.signal("STOP", silent)
+        defer { try? Self.signal("CONT", silent) }
+        // Then a new connection takes its place, and calls are served
+        let replaced = try await observer.backends(count: 2, excluding: [silent])
+        #expect(!replaced.contains(silent))
+        #expect(try await store.enqueue(alert("app/after"), now: t0).created)
+    }
+
+    static func options(
+        connections: Int, keepAlive: Duration = .seconds(10), pingTimeout: Duration = .seconds(10)
+    ) -> PostgresQueueStore.Options {
+        var options = PostgresTestDatabase.patient
+        options.maximumConnections = connections
+        options.minimumConnections = connections
+        options.keepAliveInterval = keepAlive
+        options.reachabilityTimeout = pingTimeout
+        return options
+    }
+
+    static func signal(_ name: String, _ pid: Int) throws {
+        let kill = Process()
+        kill.executableURL = URL(fileURLWithPath: "/bin/kill")
+        kill.arguments = ["-\(name)", "\(pid)"]
+        try kill.run()
+        kill.waitUntilExit()
+        guard kill.terminationStatus == 0 else { throw CancellationError() }
+    }
+
+    /// A connection of the test's own to the store's database, to watch the pool's backends.
+    struct Observer {
+        let connection: PostgresConnection
+        let logger: Logger
+
+        init(_ store: PostgresQueueStore) async throws {
+            logger = store.logger
+            connection = try await PostgresConnection.connect(
+                configuration: store.endpoint.connectionConfiguration(), id: 9_998, logger: store.logger)
+        }
+
+        /// Closes the connection, which it keeps until closed (one must not go unclosed).
+        func close() {
+            let connection = connection
+            Task { try? await connection.close() }
+        }
+
+        func run(_ query: PostgresQuery) async throws {
+            _ = try await connection.query(query, logger: logger).collect()
+        }
+
+        /// How many of the pool's connections last ran the ping, and when the latest began.
         func pings() async throws -> (count: Int, last: Double) {
             try await Task.sleep(for: .milliseconds(200))
-            var seen = (count: 0, last: 0.0)
-            for try await row in try await observer.query(pinged, logger: store.logger).decode((Int, Double).self) {
-                seen = (row.0, row.1)
-            }
-            return seen
+            let rows = try await connection.query(
+                """
+                SELECT count(*)::int, coalesce(max(extract(epoch FROM query_start)), 0)::float8 FROM pg_stat_activity
+                WHERE datname = current_database() AND application_name = 'alertd' AND query = 'SELECT 1'
+                """, logger: logger
+            ).collect()
+            return try rows[0].decode((Int, Double).self)
         }
-        var seen = try await pings()
-        for _ in 0..<100 where seen.count < 3 { seen = try await pings() }
-        #expect(seen.count == 3)
-        var later = try await pings().last
-        for _ in 0..<50 where later <= seen.last { later = try await pings().last }
-        #expect(later > seen.last)
+
+        /// The pids of the pool's backends once there are `count` of them besides `excluded`
+        /// (waiting up to 30 s for it).
+        func backends(count: Int, excluding excluded: [Int] = []) async throws -> [Int] {
+            var pids: [Int] = []
+            for _ in 0..<150 {
+                let rows = try await connection.query(
+                    """
+                    SELECT pid FROM pg_stat_activity
+                    WHERE datname = current_database() AND application_name = 'alertd' AND NOT pid = ANY(\(excluded))
+                    ORDER BY pid
+                    """, logger: logger
+                ).collect()
+                pids = try rows.map { try $0.decode(Int.self) }
+                if pids.count == count { return pids }
+                try await Task.sleep(for: .milliseconds(200))
+            }
+            Issue.record("the pool's backends besides \(excluded): \(pids), not \(count)")
+            return pids
+        }
     }
 }

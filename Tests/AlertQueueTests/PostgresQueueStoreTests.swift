@@ -24,8 +24,8 @@ struct PostgresQueueStoreTests {
             try await group.waitForAll()
         }
         // Then
-        let applied = try await stores[0].client.query("SELECT name FROM alertd.migrations ORDER BY applied_at, name")
-            .collect().map { try $0.decode(String.self) }
+        let applied = try await stores[0].pool.query("SELECT name FROM alertd.migrations ORDER BY applied_at, name")
+            .map { try $0.decode(String.self) }
         #expect(applied.sorted() == PostgresQueueStore.migrations.map(\.name).sorted())
         for store in stores {
             #expect(try await store.enqueue(alert("app/a\(UUID().uuidString)"), now: t0).created)
@@ -65,10 +65,10 @@ struct PostgresQueueStoreTests {
         // through postgres-nio).
         var rows: [PostgresRow] = []
         for (text, integer, bigInteger, real) in [("text", "integer", "bigint", "float8"), ("varchar", "smallint", "integer", "real")] {
-            rows.append(try await store.client.query(PostgresQuery(unsafeSQL: """
+            rows.append(try await store.pool.query(PostgresQuery(unsafeSQL: """
                 SELECT 'tk'::\(text), 's'::\(text), '{"alert":"app/x","params":{"n":-7}}'::\(text), 7::\(integer), 'toast'::\(text),
                 'k'::\(text), 'presenting'::\(text), 900000::\(bigInteger), 1.5::\(real), NULL::\(real), 2::\(integer), -3.25::\(real), true
-                """)).collect()[0])
+                """))[0])
         }
         #expect(rows[0].first?.dataType == .text && rows[1].first?.dataType == .varchar)
         for row in rows {
@@ -227,7 +227,7 @@ struct PostgresQueueStoreTests {
         _ = try await store.next(session: session, now: t0)
         // When: a writer that skips the policy marks the queued one presenting
         let error = await #expect(throws: PSQLError.self) {
-            try await store.client.query(
+            try await store.pool.query(
                 """
                 UPDATE alertd.items SET state = 'presenting', lease_until = 1 WHERE ticket = \(queued.ticket)
                 """)
@@ -245,7 +245,7 @@ struct PostgresQueueStoreTests {
         _ = try await store.enqueue(hud("app/h1"), now: t0)
         _ = try await store.next(session: session, now: t0)
         let second = try await store.enqueue(hud("app/h2"), now: t0).item
-        try await store.client.query(
+        try await store.pool.query(
             "UPDATE alertd.items SET state = 'presenting', lease_until = 2e9 WHERE ticket = \(second.ticket)")
         #expect(try await store.items(session: session, now: t0).filter { $0.state == .presenting }.count == 2)
     }
