@@ -82,10 +82,13 @@ final class PostgresPool: Sendable {
     }
 
     private func lease() async throws -> PostgresConnection {
-        let id = state.withLock { state in
+        // The usual case first, without a continuation: an idle connection.
+        let (idle, id) = state.withLock { state -> (PostgresConnection?, UInt64) in
+            if !state.closed, let connection = state.idle.popLast() { return (connection, 0) }
             state.nextWaiter += 1
-            return state.nextWaiter
+            return (nil, state.nextWaiter)
         }
+        if let idle { return idle }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 let (outcome, startSlot) = state.withLock { state -> (Result<PostgresConnection, any Error>?, Bool) in
