@@ -159,12 +159,12 @@ final class PostgresPool: Sendable {
     }
 
     private func close() {
-        let (open, waiters, tasks) = state.withLock { state in
+        let (open, waiters) = state.withLock { state in
             state.closed = true
             defer { state.waiters = []; state.idle = [] }
-            return (Array(state.open.values), state.waiters, slots.withLock { $0 })
+            return (Array(state.open.values), state.waiters)
         }
-        for task in tasks { task.cancel() }
+        for task in slots.withLock({ $0 }) { task.cancel() }
         for waiter in waiters { waiter.continuation.resume(throwing: QueueError.unavailable("the PostgreSQL store is closed")) }
         for connection in open { connection.close().whenComplete { _ in } }
     }
