@@ -30,7 +30,8 @@ final class PostgresPool: Sendable {
     private struct State {
         var idle: [PostgresConnection] = []
         var waiters: [Waiter] = []
-        /// Waiters cancelled before they were queued.
+        /// Leases that will wait, not yet queued as waiters; those among them cancelled already.
+        var announced: Set<UInt64> = []
         var cancelled: Set<UInt64> = []
         var nextWaiter: UInt64 = 0
         /// Every connection open and not yet seen closed, by id.
@@ -66,6 +67,11 @@ final class PostgresPool: Sendable {
         self.state = Locked(State(dormant: size))
     }
 
+    /// What the pool holds for leases that wait (for tests: all zero once none waits).
+    var waitingBookkeeping: (waiters: Int, announced: Int, cancelled: Int) {
+        state.withLock { ($0.waiters.count, $0.announced.count, $0.cancelled.count) }
+    }
+
     /// Runs `body` with a connection of the pool, and gives the connection back.
     /// - Throws: `QueueError.unavailable` when no connection is open and the last attempt failed;
     ///   `CancellationError` when the calling task is cancelled while waiting; `body`'s errors.
@@ -86,14 +92,16 @@ final class PostgresPool: Sendable {
         let (idle, id) = state.withLock { state -> (PostgresConnection?, UInt64) in
             if !state.closed, let connection = state.idle.popLast() { return (connection, 0) }
             state.nextWaiter += 1
+            state.announced.insert(state.nextWaiter)
             return (nil, state.nextWaiter)
         }
         if let idle { return idle }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 let (outcome, startSlot) = state.withLock { state -> (Result<PostgresConnection, any Error>?, Bool) in
-                    if state.closed { return (.failure(QueueError.unavailable("the PostgreSQL store is closed")), false) }
+                    state.announced.remove(id)
                     if state.cancelled.remove(id) != nil { return (.failure(CancellationError()), false) }
+                    if state.closed { return (.failure(QueueError.unavailable("the PostgreSQL store is closed")), false) }
                     if let connection = state.idle.popLast() { return (.success(connection), false) }
                     if state.isDown, let failure = state.lastFailure {
                         return (.failure(QueueError.unavailable("PostgreSQL connection: \(Self.reason(failure))")), false)
@@ -109,7 +117,8 @@ final class PostgresPool: Sendable {
         } onCancel: {
             let waiter = state.withLock { state -> Waiter? in
                 guard let index = state.waiters.firstIndex(where: { $0.id == id }) else {
-                    state.cancelled.insert(id)
+                    // Not queued yet: it fails when it comes. Already answered: nothing to do.
+                    if state.announced.contains(id) { state.cancelled.insert(id) }
                     return nil
                 }
                 return state.waiters.remove(at: index)
@@ -178,7 +187,8 @@ final class PostgresPool: Sendable {
     /// failed attempt, waits `reconnectDelay` first.
     private func runSlot() async {
         var failures = 0
-        while !Task.isCancelled {
+        // A slot a lease started while the pool was closing may have missed the cancellation.
+        while !Task.isCancelled, !state.withLock({ $0.closed }) {
             let id = Self.connectionIDs.withLock { id in
                 id += 1
                 return id

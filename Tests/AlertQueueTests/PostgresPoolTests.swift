@@ -92,6 +92,32 @@ struct PostgresPoolTests {
         #expect(try await store.enqueue(alert("app/after"), now: t0).created)
     }
 
+    @Test("Calls that give up while waiting for a connection leave nothing behind, and the next is served")
+    func abandonedWaits() async throws {
+        // Given: a store of one connection, held by a call for a second
+        let database = try await PostgresTestDatabase.make()
+        defer { database.remove() }
+        let store = try database.open(options: Self.options(connections: 1))
+        try await store.migrate()
+        let holding = Task { try await store.pool.withConnection { _ in try await Task.sleep(for: .seconds(1)) } }
+        try await Task.sleep(for: .milliseconds(100))
+        // When: calls give up after 20 ms each, while it holds the connection
+        var abandoned = 0
+        for _ in 0..<20 {
+            do {
+                _ = try await withDeadline(.milliseconds(20)) { try await store.pool.query("SELECT 1") }
+            } catch is DeadlineExceeded {
+                abandoned += 1
+            }
+        }
+        try await holding.value
+        // Then: they all gave up, the next call is served, and nothing of theirs is left
+        #expect(abandoned == 20)
+        #expect(try await store.pool.query("SELECT 1").count == 1)
+        let left = store.pool.waitingBookkeeping
+        #expect(left.waiters == 0 && left.announced == 0 && left.cancelled == 0)
+    }
+
     static func options(
         connections: Int, keepAlive: Duration = .seconds(10), pingTimeout: Duration = .seconds(10)
     ) -> PostgresQueueStore.Options {
