@@ -85,7 +85,7 @@ func storeError(_ error: any Error) -> any Error {
         guard transient else { return error }
         return QueueError.unavailable("PostgreSQL answered \(state): \(error.serverInfo?[.message] ?? "")")
     default:
-        // NIO channel errors, the pool's circuit breaker, DNS failures: all mean no connection.
+        // NIO channel errors, DNS failures: all mean no connection.
         return QueueError.unavailable("PostgreSQL connection: \(error)")
     }
 }
