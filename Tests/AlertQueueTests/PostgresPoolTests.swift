@@ -94,13 +94,20 @@ struct PostgresPoolTests {
 
     @Test("Calls that give up while waiting for a connection leave nothing behind, and the next is served")
     func abandonedWaits() async throws {
-        // Given: a store of one connection, held by a call for a second
+        // Given: a store of one connection, held by a call until the test says
         let database = try await PostgresTestDatabase.make()
         defer { database.remove() }
         let store = try database.open(options: Self.options(connections: 1))
         try await store.migrate()
-        let holding = Task { try await store.pool.withConnection { _ in try await Task.sleep(for: .seconds(1)) } }
-        try await Task.sleep(for: .milliseconds(100))
+        let (held, holds) = AsyncStream<Void>.makeStream()
+        let (done, finish) = AsyncStream<Void>.makeStream()
+        let holding = Task {
+            try await store.pool.withConnection { _ in
+                holds.yield()
+                for await _ in done { break }
+            }
+        }
+        for await _ in held { break }
         // When: calls give up after 20 ms each, while it holds the connection
         var abandoned = 0
         for _ in 0..<20 {
@@ -110,6 +117,7 @@ struct PostgresPoolTests {
                 abandoned += 1
             }
         }
+        finish.yield()
         try await holding.value
         // Then: they all gave up, the next call is served, and nothing of theirs is left
         #expect(abandoned == 20)
