@@ -24,18 +24,21 @@ def poll_request(session, token, wait):
 
 def hold():
     """The child: opens WAITERS polls over 100 sessions, prints how many were sent and how many
-    could not connect, and keeps them until stdin closes (the server answers each at its 30 s
-    deadline)."""
+    could not connect, and keeps them waiting until stdin closes: a poll the server answers at
+    its deadline (204) is sent again on its connection. The waits are spread from 20 to 30 s,
+    as a crowd of apps would be, so that a run longer than a wait (ROUNDS past ~800) measures
+    with every poll still waiting and their deadlines spread out, not 10,000 answered at once."""
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     sessions = [f"lp-{i}" for i in range(100)]
     tokens = {s: json.loads(call("POST", f"/v1/sessions/{s}/token")[1])["token"] for s in sessions}
 
     counts = {"sent": 0, "failed": 0}
-    async def poll(session):
+    async def poll(index):
+        session, wait = sessions[index % 100], 20 + index % 11
         try:
             reader, writer = await asyncio.open_connection(HOST, PORT)
-            writer.write(poll_request(session, tokens[session], 30))
+            writer.write(poll_request(session, tokens[session], wait))
             await writer.drain()
         except OSError:
             reader = None
@@ -44,15 +47,25 @@ def hold():
             counts["sent"] += 1
         if counts["sent"] + counts["failed"] == WAITERS:
             print(counts["sent"], counts["failed"], flush=True)
+        while reader:
+            status, leftover = await read_response_async(reader)
+            if not status.startswith(b"HTTP/1.1 204"):
+                break
+            writer.write(poll_request(session, tokens[session], 30))
         if reader:
-            await reader.readline()
             writer.close()
 
     async def main():
-        tasks = [asyncio.create_task(poll(sessions[i % 100])) for i in range(WAITERS)]
+        tasks = [asyncio.create_task(poll(i)) for i in range(WAITERS)]
         await asyncio.get_running_loop().run_in_executor(None, sys.stdin.read)
         for task in tasks: task.cancel()
     asyncio.run(main())
+
+async def read_response_async(reader):
+    """One HTTP response from `reader`: (status line, its body)."""
+    head = await reader.readuntil(b"\r\n\r\n")
+    length = next((int(line.split(b":")[1]) for line in head.split(b"\r\n") if line.lower().startswith(b"content-length")), 0)
+    return head.split(b"\r\n", 1)[0], await reader.readexactly(length)
 
 def rss_kib(pid):
     for line in open(f"/proc/{pid}/status"):
