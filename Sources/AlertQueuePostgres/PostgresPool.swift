@@ -1,6 +1,7 @@
 import AlertQueue
 import Locking
 import PostgresNIO
+import Synchronization
 
 /// The store's connections to PostgreSQL: a fixed number of slots, each holding one connection
 /// and opening another when it closes. A call leases an idle connection, or waits (FIFO) for one.
@@ -58,7 +59,7 @@ final class PostgresPool: Sendable {
     private let state: Locked<State>
     /// The slots' tasks, cancelled when the pool stops.
     private let slots = Locked<[Task<Void, Never>]>([])
-    private static let connectionIDs = Locked<Int>(0)
+    private static let connectionIDs = Atomic<Int>(0)
 
     init(configuration: PostgresConnection.Configuration, size: Int, eager: Int, logger: Logger) {
         self.configuration = configuration
@@ -189,10 +190,7 @@ final class PostgresPool: Sendable {
         var failures = 0
         // A slot a lease started while the pool was closing may have missed the cancellation.
         while !Task.isCancelled, !state.withLock({ $0.closed }) {
-            let id = Self.connectionIDs.withLock { id in
-                id += 1
-                return id
-            }
+            let id = Self.connectionIDs.add(1, ordering: .relaxed).newValue
             let connection: PostgresConnection
             state.withLock { $0.connecting += 1 }
             do {
@@ -254,9 +252,10 @@ final class PostgresPool: Sendable {
         }
     }
 
-    /// 100 ms after the first failure, doubling, at most 5 s.
-    static func reconnectDelay(afterFailures failures: Int) -> Duration {
-        .milliseconds(min(100 << min(max(failures - 1, 0), 6), 5000))
+    /// How long to wait before connecting again: 100 ms after the first failure, doubling, at
+    /// most `limit` (5 s for the pool's slots; the listener passes its own).
+    static func reconnectDelay(afterFailures failures: Int, atMost limit: Duration = .seconds(5)) -> Duration {
+        min(.milliseconds(100 << min(max(failures - 1, 0), 16)), limit)
     }
 
     /// A failed attempt in words: the server's message when it refused, else the error.

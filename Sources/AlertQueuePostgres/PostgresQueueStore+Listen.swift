@@ -42,7 +42,8 @@ extension PostgresQueueStore {
             }
             guard !Task.isCancelled else { return }
             failures += 1
-            try? await Task.sleep(for: Self.reconnectDelay(afterFailures: failures))
+            // Within a second: a lost notification is late by at most this, plus the sweep.
+            try? await Task.sleep(for: PostgresPool.reconnectDelay(afterFailures: failures, atMost: .seconds(1)))
         }
     }
 
@@ -56,11 +57,6 @@ extension PostgresQueueStore {
         }
         continuation.onTermination = { _ in task.cancel() }
         return stream
-    }
-
-    /// 100 ms after the first failure, doubling, at most 1 s.
-    static func reconnectDelay(afterFailures failures: Int) -> Duration {
-        .milliseconds(min(100 << min(max(failures - 1, 0), 4), 1000))
     }
 
     /// Connects, LISTENs, and passes notifications on until the connection fails or the task is
