@@ -77,8 +77,8 @@ struct LongPollsTests {
 
     @Test("deadlines wake their waiters, each once: a later notification wakes none again")
     func deadlinesWakeElsewhere() async throws {
-        // Given: three waiters whose deadlines are near, checked every 5 ms
-        let polls = LongPolls(tick: .milliseconds(5))
+        // Given: three waiters whose deadlines are near
+        let polls = LongPolls()
         let wakes = Wakes()
         for _ in 0..<3 {
             polls.park(session: "s", since: polls.generation(of: "s"), until: ContinuousClock.now + .milliseconds(20)) {
@@ -90,6 +90,48 @@ struct LongPollsTests {
         polls.notify("s")
         // Then: each was woken once, none by the notification
         #expect(wakes.count == 3)
+        #expect(polls.count == 0)
+    }
+
+    @Test("a deadline earlier than every other parked is kept, not left for the later ones")
+    func earlierDeadlineParkedLater() async throws {
+        // Given: a waiter with a deadline a minute away (the timer is set for it)
+        let polls = LongPolls()
+        let late = Wakes(), early = Wakes()
+        polls.park(session: "late", since: polls.generation(of: "late"), until: ContinuousClock.now + .seconds(60)) { late.wake() }
+        // When: another parks with a deadline 30 ms away
+        let parked = ContinuousClock.now
+        polls.park(session: "early", since: polls.generation(of: "early"), until: parked + .milliseconds(30)) { early.wake() }
+        // Then: that one is woken, not before its deadline (and long before the first one's);
+        // the first still waits
+        try await early.waitFor(1)
+        #expect(early.count == 1)
+        #expect(ContinuousClock.now - parked >= .milliseconds(30))
+        #expect(late.count == 0)
+        #expect(polls.count == 1)
+    }
+
+    @Test("the deadlines of waiters a notification woke do not hold up the deadlines after them")
+    func notifiedWaitersDeadlinesSkipped() async throws {
+        // Given: waiters of session s with deadlines 20 ms away, woken at once by a notification
+        let polls = LongPolls()
+        let notified = Wakes(), later = Wakes()
+        for _ in 0..<3 {
+            polls.park(session: "s", since: polls.generation(of: "s"), until: ContinuousClock.now + .milliseconds(20)) {
+                notified.wake()
+            }
+        }
+        polls.notify("s")
+        // When: waiters of t park with deadlines 40 and 80 ms away
+        for milliseconds in [40, 80] {
+            polls.park(session: "t", since: polls.generation(of: "t"), until: ContinuousClock.now + .milliseconds(milliseconds)) {
+                later.wake()
+            }
+        }
+        // Then: both are woken by their deadlines; s's waiters were woken once, by the notification
+        try await later.waitFor(2)
+        #expect(later.count == 2)
+        #expect(notified.count == 3)
         #expect(polls.count == 0)
     }
 }
