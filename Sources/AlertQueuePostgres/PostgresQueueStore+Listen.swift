@@ -82,7 +82,7 @@ extension PostgresQueueStore {
                                     if notification.payload != name { self.notifier.othersListen.store(true, ordering: .relaxed) }
                                     continue
                                 }
-                                wake(.session(notification.payload))
+                                for session in ChangeNotifier.sessions(inPayload: notification.payload) { wake(.session(session)) }
                             }
                         }
                         // Says so to the other instances, which send no NOTIFY while none listens.

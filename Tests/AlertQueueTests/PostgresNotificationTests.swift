@@ -36,6 +36,37 @@ struct PostgresNotificationTests {
         #expect(recorder.sessions == expected)
     }
 
+    @Test("Many sessions written at once travel many to a notification, each payload under PostgreSQL's limit, and each is heard")
+    func manySessionsPerNotification() async throws {
+        // Given: a listening instance, and another that writes
+        let database = try await PostgresTestDatabase.make()
+        defer { database.remove() }
+        let listening = try database.open()
+        let writing = try database.open()
+        let recorder = ChangeRecorder(listeningTo: listening, keptBy: database)
+        #expect(await recorder.waitUntilListening())
+        // When: 200 enqueues at once, each in a session whose id has the longest length the
+        // HTTP API allows (128), so that the batches' sessions fill more than one payload
+        let sessions = (0..<200).map { index in "s\(index)-" + String(repeating: "x", count: 122 - String(index).count) + ":end" }
+        #expect(sessions.allSatisfy { $0.count == 128 })
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for session in sessions {
+                group.addTask { _ = try await writing.enqueue(alert("app/a", in: session), now: t0) }
+            }
+            try await group.waitForAll()
+        }
+        // Then: every session is heard, once
+        #expect(await recorder.wait { _ in Set(recorder.sessions).count >= sessions.count })
+        #expect(recorder.sessions.sorted() == sessions.sorted())
+        // And the payloads themselves: one per line, as few as fit under the limit
+        let payloads = ChangeNotifier.payloads(for: sessions)
+        #expect(payloads.count == 4)  // 7,900 bytes hold 61 lines of 129
+        #expect(payloads.allSatisfy { $0.utf8.count <= ChangeNotifier.payloadLimit })
+        #expect(payloads.flatMap(ChangeNotifier.sessions(inPayload:)) == sessions)
+        #expect(ChangeNotifier.payloads(for: ["a"]) == ["a"])
+        #expect(ChangeNotifier.payloads(for: []) == [])
+    }
+
     @Test("An instance no other instance listens to sends no NOTIFY; once one listens, it does")
     func notifiesOnlyWhenOthersListen() async throws {
         // Given: a plain LISTEN on the channel (not an instance's), and a writer whose sweep
