@@ -48,7 +48,7 @@ def hold():
         if counts["sent"] + counts["failed"] == WAITERS:
             print(counts["sent"], counts["failed"], flush=True)
         while reader:
-            status, leftover = await read_response_async(reader)
+            status, _ = await read_response_async(reader)
             if not status.startswith(b"HTTP/1.1 204"):
                 break
             writer.write(poll_request(session, tokens[session], 30))
@@ -63,9 +63,14 @@ def hold():
 
 async def read_response_async(reader):
     """One HTTP response from `reader`: (status line, its body)."""
-    head = await reader.readuntil(b"\r\n\r\n")
-    length = next((int(line.split(b":")[1]) for line in head.split(b"\r\n") if line.lower().startswith(b"content-length")), 0)
-    return head.split(b"\r\n", 1)[0], await reader.readexactly(length)
+    status, length = parse_head(await reader.readuntil(b"\r\n\r\n"))
+    return status, await reader.readexactly(length)
+
+def parse_head(head):
+    """A response's head: (status line, Content-Length or 0)."""
+    lines = head.rstrip(b"\r\n").split(b"\r\n")
+    length = next((int(line.split(b":")[1]) for line in lines if line.lower().startswith(b"content-length")), 0)
+    return lines[0], length
 
 def rss_kib(pid):
     for line in open(f"/proc/{pid}/status"):
@@ -78,10 +83,10 @@ def read_response(sock, buffered=b""):
     while b"\r\n\r\n" not in data:
         data += sock.recv(65536)
     head, rest = data.split(b"\r\n\r\n", 1)
-    length = next((int(line.split(b":")[1]) for line in head.split(b"\r\n") if line.lower().startswith(b"content-length")), 0)
+    status, length = parse_head(head)
     while len(rest) < length:
         rest += sock.recv(65536)
-    return head.split(b"\r\n", 1)[0], rest[length:]
+    return status, rest[length:]
 
 def measure():
     pid = int(os.environ["PID"])

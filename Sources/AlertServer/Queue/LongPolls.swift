@@ -87,8 +87,7 @@ public final class LongPolls: Sendable {
 
     /// - Parameter leeway: how late past its deadline a waiter may be woken.
     public init(leeway: Duration = .milliseconds(2)) {
-        let (seconds, attoseconds) = leeway.components
-        self.leeway = .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
+        self.leeway = Self.interval(leeway)
         timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "alertd.long-polls"))
         timer.setEventHandler { [weak self] in self?.expire(now: .now) }
         timer.resume()
@@ -177,9 +176,13 @@ public final class LongPolls: Sendable {
     /// made is the one for the earliest deadline).
     private func arm(for deadline: ContinuousClock.Instant, in state: inout State) {
         state.armedFor = deadline
-        let (seconds, attoseconds) = max(.zero, deadline - .now).components
-        let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
-        timer.schedule(deadline: .now() + .nanoseconds(nanoseconds), repeating: .never, leeway: leeway)
+        timer.schedule(deadline: .now() + Self.interval(max(.zero, deadline - .now)), repeating: .never, leeway: leeway)
+    }
+
+    /// `duration` as Dispatch counts it, to the nanosecond.
+    private static func interval(_ duration: Duration) -> DispatchTimeInterval {
+        let (seconds, attoseconds) = duration.components
+        return .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
     }
 
     /// Runs each waiter's `wake` on a Dispatch thread: thousands may be due at once.
