@@ -8,8 +8,8 @@ import Synchronization
 /// (every session of the batch locked, their live items loaded, one sequence per enqueue), the
 /// policy applied in Swift to each enqueue in turn — one after another on the same items when
 /// they share a session, exactly as if they had come one by one — then one multi-row insert (and
-/// an update per item the policy changed), `COMMIT`, the NOTIFY of the changed sessions on the
-/// same connection, and the answers.
+/// an update per item the policy changed), `COMMIT`, the changed sessions handed to
+/// `ChangeNotifier` for their NOTIFY, and the answers.
 extension PostgresQueueStore {
     /// Runs `batch` and answers every member once: its result or refusal (queue full) after the
     /// commit; the store's error when the transaction failed.
@@ -39,14 +39,14 @@ extension PostgresQueueStore {
         }
     }
 
-    /// The batch's transaction and its NOTIFY (when another instance listens): each member's
-    /// outcome, in order.
+    /// The batch's transaction: each member's outcome, in order. Its changed sessions go to
+    /// `ChangeNotifier` once it committed, so a listener woken by their NOTIFY sees the batch.
     ///
-    /// Two waits for five statements: `BEGIN` goes out ahead of `lock_sessions`, and the writes and
-    /// `COMMIT` ahead of the NOTIFY (postgres-nio sends a connection's queries in order, each
-    /// once the one before is answered, without coming back here in between). The NOTIFY runs
-    /// after the `COMMIT`, so a listener woken by it sees the batch; it goes out even if the
-    /// `COMMIT` turns out a rollback, a wake-up for nothing that costs a listener one look.
+    /// Two waits for four statements: `BEGIN` goes out ahead of `lock_sessions`, and the writes
+    /// ahead of `COMMIT` (postgres-nio sends a connection's queries in order, each once the one
+    /// before is answered, without coming back here in between). The NOTIFY is not sent from
+    /// here: on this connection it cost every batch one more round trip and transaction, and
+    /// the batch's slot (`EnqueueBatcher`) stayed taken until it was answered.
     /// An insert that meets a live dedupe key the load did not show fails the transaction (its
     /// `COMMIT` then ends it as a rollback), and the batch runs again one by one.
     private func enqueueBatch(
@@ -69,31 +69,15 @@ extension PostgresQueueStore {
             _ = try? await connection.query("ROLLBACK", logger: logger)
             throw error
         }
-        let changed = decided.all.filter(\.hasChanges).map(\.session)
-        if changed.isEmpty || !notifier.othersListen.load(ordering: .relaxed) {
-            try await connection.query("COMMIT", logger: logger)
-        } else {
-            ahead.send("COMMIT")
-            await notify(changed, on: connection)
-        }
+        try await connection.query("COMMIT", logger: logger)
         do {
             // A write that failed made the COMMIT a rollback.
             try ahead.check()
         } catch let error as PSQLError where error.isUniqueViolation {
             throw BatchRunsAlone()
         }
+        notifier.gather(decided.all.filter(\.hasChanges).map(\.session))
         return decided.outcomes
-    }
-
-    /// NOTIFYs `sessions` on `connection`, outside a transaction. A notification is a hint, not
-    /// a record: one lost is found by the sweep (see `ChangeNotifier`), so a failure is logged
-    /// and swallowed.
-    private func notify(_ sessions: [String], on connection: PostgresConnection) async {
-        do {
-            try await connection.query(ChangeNotifier.statement(channel: options.channel, sessions: sessions), logger: logger)
-        } catch {
-            ChangeNotifier.notSent(sessions, error, logger: logger)
-        }
     }
 
     /// The policy applied to each enqueue in turn, on the items `lock_sessions` returned (none

@@ -30,12 +30,17 @@ extension PostgresQueueStore {
         public var connectTimeout: Duration
         /// The channel every write NOTIFYs with the session id, and `listen` LISTENs on.
         public var channel: String
+        /// The least time between two NOTIFY statements of this instance: the sessions written
+        /// meanwhile wait for the next one (see `ChangeNotifier`). Another instance's long-poll
+        /// hears of a write up to this much later; PostgreSQL and the listeners handle fewer
+        /// notifications.
+        public var notificationSpacing: Duration
 
         public init(
             clock: Clock = .database, maximumConnections: Int = 10, minimumConnections: Int? = nil,
             requestTimeout: Duration = .seconds(5), reachabilityTimeout: Duration = .milliseconds(1500),
             connectTimeout: Duration = .seconds(2), keepAliveInterval: Duration = .seconds(10),
-            channel: String = "alertd_queue"
+            channel: String = "alertd_queue", notificationSpacing: Duration = .milliseconds(5)
         ) {
             self.clock = clock
             self.maximumConnections = maximumConnections
@@ -45,6 +50,7 @@ extension PostgresQueueStore {
             self.reachabilityTimeout = reachabilityTimeout
             self.connectTimeout = connectTimeout
             self.channel = channel
+            self.notificationSpacing = notificationSpacing
         }
 
         func validated() throws(PostgresStoreError) -> Self {
@@ -55,6 +61,7 @@ extension PostgresQueueStore {
             guard requestTimeout > .zero, reachabilityTimeout > .zero, connectTimeout > .zero, keepAliveInterval > .zero else {
                 throw .invalidOptions("timeouts must be positive")
             }
+            guard notificationSpacing >= .zero else { throw .invalidOptions("the notification spacing must not be negative") }
             guard !channel.isEmpty, channel.utf8.count < 64 else {
                 throw .invalidOptions("the channel name must have 1 to 63 bytes")
             }

@@ -10,9 +10,8 @@ import Locking
 /// database itself: the writes of a session queue up behind a lock on its `alertd.sessions`
 /// row, `next` claims with `FOR UPDATE SKIP LOCKED`, and partial unique indexes allow one live
 /// item per dedupe key and one presenting modal and toast per session. Every write that changes
-/// a session NOTIFYs `options.channel` with the session id once it committed (a batch of
-/// enqueues on its own connection, right behind its `COMMIT`; the other writes through
-/// `ChangeNotifier`); `listen(_:)` hears it on every instance.
+/// a session NOTIFYs `options.channel` with the session id once it committed, gathered with
+/// others by `ChangeNotifier`; `listen(_:)` hears it on every instance.
 ///
 /// The owner runs the store: `run()` drives the pool and must stay running while the store is
 /// used (cancel it to close the store); `listen(_:)` runs beside it when wake-ups are wanted.
@@ -24,6 +23,7 @@ import Locking
 ///     group.addTask { await store.listen { change in waiters.wake(change) } }
 ///     try await store.migrate()                        // optional: the first call migrates anyway
 ///     _ = try await store.enqueue(newItem, now: .now)  // `now` is ignored: the database clock rules
+///     await store.flushNotifications()                 // before closing: sends what is left
 ///     group.cancelAll()                                // closes the pool and the LISTEN connection
 /// }
 /// ```
@@ -88,8 +88,8 @@ public final class PostgresQueueStore: QueueStore {
         // enqueue in alertd and in PostgreSQL; 10 measured the same, 24 kept a core idle.
         self.enqueues = EnqueueBatcher(limit: min(2, options.maximumConnections), overlapAt: 16)
         self.notifier = ChangeNotifier(
-            channel: options.channel, timeout: min(options.requestTimeout, .seconds(1)), logger: self.logger,
-            pool: pool)
+            channel: options.channel, timeout: min(options.requestTimeout, .seconds(1)),
+            spacing: options.notificationSpacing, logger: self.logger, pool: pool)
     }
 
     /// How every connection to `endpoint` is opened: within `options.connectTimeout`, with
@@ -184,14 +184,22 @@ public final class PostgresQueueStore: QueueStore {
     }
 
     /// `perform` for a step that tells whether it changed `session`: once it committed a change,
-    /// NOTIFYs it (`ChangeNotifier`, which sends nothing while no other instance listens), then
-    /// answers.
+    /// hands the session to `ChangeNotifier` for its NOTIFY (sent a little later, and not at all
+    /// while no other instance listens), then answers.
     func write<T: Sendable>(
         session: String, _ body: @escaping @Sendable (PostgresConnection) async throws -> (T, changed: Bool)
     ) async throws -> T {
         let (value, changed) = try await perform(body)
-        if changed { await notifier.notify(session) }
+        if changed { notifier.gather(CollectionOfOne(session)) }
         return value
+    }
+
+    /// Returns once the NOTIFYs of the writes answered so far are sent (or given up on, within a
+    /// second). Call it before closing the store: a notification still gathering when the pool
+    /// closes is lost, and another instance's long-poll then hears of its write only at its
+    /// next sweep.
+    public func flushNotifications() async {
+        await notifier.flush()
     }
 
     /// The time a step runs at: the caller's `now`, or the database's (`now()` of the transaction,

@@ -51,13 +51,14 @@ final class OpenedStore {
         tasks.append(Task { await wakeups.run() })
     }
 
-    /// Stops the background work and waits (at most `limit`) until it has: the wake-ups stop,
-    /// and the pool closes its connections.
+    /// Stops the background work and waits (at most `limit`) until it has: the last NOTIFYs go
+    /// out, the wake-ups stop, and the pool closes its connections.
     func stop(within limit: Duration = .seconds(10)) {
         guard !tasks.isEmpty else { return }
-        for task in tasks { task.cancel() }
         let done = DispatchSemaphore(value: 0)
-        Task { [tasks] in
+        Task { [tasks, store] in
+            if let postgres = store as? PostgresQueueStore { await postgres.flushNotifications() }
+            for task in tasks { task.cancel() }
             for task in tasks { await task.value }
             done.signal()
         }

@@ -1,7 +1,6 @@
 import AlertQueue
 import AlertSpec
 import Foundation
-import Locking
 import PostgresNIO
 import Synchronization
 import Testing
@@ -21,14 +20,22 @@ struct PostgresNotificationTests {
         let writing = try database.open()
         let recorder = ChangeRecorder(listeningTo: listening, keptBy: database)
         #expect(await recorder.waitUntilListening())
-        // When
+        // When: each write's notification sent before the next write (else writes in quick
+        // succession share one, and a session there is named once)
         let item = try await writing.enqueue(alert("app/a", in: "s-enqueue"), now: t0).item
+        await writing.flushNotifications()
         _ = try await writing.enqueue(alert("app/a", in: "s-enqueue"), now: t0)  // a duplicate changes nothing
+        await writing.flushNotifications()
         _ = try await writing.next(session: "s-enqueue", now: t0)  // a delivery wakes no one
+        await writing.flushNotifications()
         _ = try await writing.ack(session: "s-enqueue", ticket: item.ticket, chain: nil, now: t0)
+        await writing.flushNotifications()
         _ = try await writing.enqueue(alert("app/b", in: "s-cancel"), now: t0)
+        await writing.flushNotifications()
         _ = try await writing.cancel(session: "s-cancel", ticket: nil, now: t0)
+        await writing.flushNotifications()
         try await writing.hold(session: "s-hold", until: at(30))
+        await writing.flushNotifications()
         try await writing.hold(session: "s-hold", until: nil)
         // Then
         let expected = ["s-enqueue", "s-enqueue", "s-cancel", "s-cancel", "s-hold", "s-hold"]
@@ -67,6 +74,34 @@ struct PostgresNotificationTests {
         #expect(ChangeNotifier.payloads(for: []) == [])
     }
 
+    @Test("Writes after a NOTIFY wait for the spacing and share the next one; a flush sends it at once")
+    func spacedNotifications() async throws {
+        // Given: a plain LISTEN on the channel, and a writer whose NOTIFYs are an hour apart
+        let database = try await PostgresTestDatabase.make()
+        defer { database.remove() }
+        var options = PostgresTestDatabase.patient
+        options.notificationSpacing = .seconds(3600)
+        let writing = try database.open(options: options)
+        try await writing.migrate()
+        let heard = try await RawListener.listening(on: writing, keptBy: database)
+        // When: a write, then three sessions written one after another, the first again
+        _ = try await writing.enqueue(alert("app/a", in: "first"), now: t0)
+        #expect(await heard.wait { !$0.isEmpty })
+        _ = try await writing.enqueue(alert("app/b", in: "second"), now: t0)
+        _ = try await writing.enqueue(alert("app/c", in: "first"), now: t0)
+        _ = try await writing.enqueue(alert("app/a", in: "third"), now: t0)
+        // Then: the first write went out at once; the others wait, and nothing else goes out
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(heard.payloads == ["first"])
+        // When: flushed
+        await writing.flushNotifications()
+        // Then: they went together, in the order they were first written, each session once
+        #expect(await heard.wait { $0.count >= 2 })
+        #expect(heard.payloads == ["first", "second\nfirst\nthird"])
+        // And a flush with nothing gathered returns at once
+        await writing.flushNotifications()
+    }
+
     @Test("An instance no other instance listens to sends no NOTIFY; once one listens, it does")
     func notifiesOnlyWhenOthersListen() async throws {
         // Given: a plain LISTEN on the channel (not an instance's), and a writer whose sweep
@@ -75,19 +110,7 @@ struct PostgresNotificationTests {
         defer { database.remove() }
         let writing = try database.open()
         try await writing.migrate()
-        let raw = try await PostgresConnection.connect(
-            configuration: writing.endpoint.connectionConfiguration(), id: 9_999, logger: writing.logger)
-        let heard = Locked<[String]>([])
-        let listening = Locked(false)
-        database.keep(
-            Task {
-                try? await raw.listen(on: writing.options.channel) { notifications in
-                    listening.withLock { $0 = true }
-                    for try await notification in notifications { heard.withLock { $0.append(notification.payload) } }
-                }
-            })
-        defer { Task { try? await raw.close() } }
-        while !listening.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(10)) }
+        let heard = try await RawListener.listening(on: writing, keptBy: database)
         let start = try await writing.changedSessions(since: nil)
         // When: it enqueues alone, then another instance listens (and says so, which a writer
         // that listens hears at once; this one learns it at its next sweep)
@@ -99,8 +122,8 @@ struct PostgresNotificationTests {
         _ = try await writing.enqueue(alert("app/a", in: "heard"), now: t0)
         // Then: only the second was notified (notifications arrive in commit order)
         #expect(await recorder.wait { _ in recorder.sessions.contains("heard") })
-        for _ in 0..<500 where !heard.withLock({ $0.contains("heard") }) { try await Task.sleep(for: .milliseconds(10)) }
-        #expect(heard.withLock { $0 }.filter { !$0.hasPrefix(PostgresQueueStore.listenerPrefix) } == ["heard"])
+        #expect(await heard.wait { $0.contains("heard") })
+        #expect(heard.payloads == ["heard"])
         #expect(recorder.sessions == ["heard"])
     }
 

@@ -1,7 +1,9 @@
 import AlertQueue
-import AlertQueuePostgres
 import Foundation
 import Locking
+import PostgresNIO
+
+@testable import AlertQueuePostgres
 
 /// Records what a store's listener hears, for tests to wait on.
 final class ChangeRecorder: Sendable {
@@ -46,5 +48,43 @@ final class ChangeRecorder: Sendable {
     /// Waits until the listener has said `.all` `count` times (listening, or listening again).
     func waitUntilListening(times count: Int = 1) async -> Bool {
         await wait { $0.filter { $0 == .all }.count >= count }
+    }
+}
+
+/// A plain LISTEN on a store's channel (not an instance's listener): every payload as sent,
+/// the announcements of instances that start listening left out.
+final class RawListener: Sendable {
+    private let heard = Locked<[String]>([])
+
+    /// Listens on `store`'s channel over a connection of its own, kept (and closed) by
+    /// `database`; returns once the LISTEN is in place.
+    static func listening(on store: PostgresQueueStore, keptBy database: PostgresTestDatabase) async throws -> RawListener {
+        let listener = RawListener()
+        let connection = try await PostgresConnection.connect(
+            configuration: store.endpoint.connectionConfiguration(), id: 9_999, logger: store.logger)
+        let listening = Locked(false)
+        database.keep(
+            Task {
+                try? await connection.listen(on: store.options.channel) { notifications in
+                    listening.withLock { $0 = true }
+                    for try await notification in notifications where !notification.payload.hasPrefix(PostgresQueueStore.listenerPrefix) {
+                        listener.heard.withLock { $0.append(notification.payload) }
+                    }
+                }
+                try? await connection.close()
+            })
+        while !listening.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(10)) }
+        return listener
+    }
+
+    var payloads: [String] { heard.withLock { $0 } }
+
+    /// Waits until `condition` holds for the payloads heard, as `ChangeRecorder.wait` does.
+    func wait(attempts: Int = 1500, until condition: ([String]) -> Bool) async -> Bool {
+        for _ in 0..<attempts {
+            if condition(payloads) { return true }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return condition(payloads)
     }
 }
