@@ -51,16 +51,21 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
         }
     }
 
-    /// ASCII case-insensitive comparison (header names are ASCII tokens).
+    /// ASCII case-insensitive comparison (header names are ASCII tokens), over the bytes: a
+    /// `zip` of the two `utf8` views cost about 140 instructions a byte, a third of the routing
+    /// and authorization of an enqueue (`make bench-instructions`).
     static func same(_ a: String, _ b: String) -> Bool {
-        let x = a.utf8, y = b.utf8
-        guard x.count == y.count else { return false }
-        for (p, q) in zip(x, y) where p != q {
-            guard p | 0x20 == q | 0x20, (p | 0x20) >= UInt8(ascii: "a"), (p | 0x20) <= UInt8(ascii: "z") else {
-                return false
+        guard a.utf8.count == b.utf8.count else { return false }
+        var a = a, b = b
+        return a.withUTF8 { x in
+            b.withUTF8 { y in
+                for index in x.indices where x[index] != y[index] {
+                    let p = x[index] | 0x20
+                    guard p == y[index] | 0x20, p >= UInt8(ascii: "a"), p <= UInt8(ascii: "z") else { return false }
+                }
+                return true
             }
         }
-        return true
     }
 
     /// Whether both lists are one storage: then they hold the same fields (while one of them
