@@ -70,6 +70,11 @@ struct CallerError: Error {
 /// decoded) are rethrown as they are.
 func storeError(_ error: any Error) -> any Error {
     switch error {
+    case let error as PostgresStoreError where error.isNewerSchema:
+        // A newer alertd migrated the database while this one runs (an upgrade rolling through
+        // the instances): this one answers 503, and `/readyz` says it is not ready, until it is
+        // upgraded too.
+        return QueueError.unavailable(error.description)
     case is QueueError, is CancellationError, is PostgresStoreError, is PostgresDecodingError, is BatchRunsAlone:
         return error
     case let error as CallerError:

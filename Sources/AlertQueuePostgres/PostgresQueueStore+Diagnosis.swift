@@ -3,8 +3,9 @@ import PostgresNIO
 extension PostgresQueueStore {
     /// Why a connection of its own (not the pool's) cannot reach the database and get an answer
     /// now, in words fit for a log — the server's own message when it refused (a wrong password,
-    /// a database that does not exist), else what failed on the way; nil when it can. Never
-    /// shows the password.
+    /// a database that does not exist), else what failed on the way; or, when it can, why the
+    /// store still cannot serve (a newer alertd migrated the database); nil when nothing is
+    /// wrong. Never shows the password.
     ///
     /// ```swift
     /// if let problem = await store.connectionProblem() { log("\(store.endpoint.redacted): \(problem)") }
@@ -23,7 +24,6 @@ extension PostgresQueueStore {
                 }
                 try? await connection.close()
             }
-            return nil
         } catch is DeadlineExceeded {
             return "no answer within \(limit)"
         } catch let error as PSQLError where error.serverInfo?[.message] != nil {
@@ -31,5 +31,13 @@ extension PostgresQueueStore {
         } catch {
             return PostgresPool.reason(error)
         }
+        do {
+            try await withDeadline(options.requestTimeout) { try await self.ensureMigrated() }
+        } catch let error as PostgresStoreError where error.isNewerSchema {
+            return error.description
+        } catch {
+            // Not the schema: the next look at the connection will tell.
+        }
+        return nil
     }
 }

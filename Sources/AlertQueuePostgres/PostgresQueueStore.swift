@@ -293,11 +293,14 @@ public final class PostgresQueueStore: QueueStore {
         }
     }
 
-    /// Whether PostgreSQL answers `SELECT 1` within `options.reachabilityTimeout`.
+    /// Whether the store can serve: PostgreSQL answers `SELECT 1` within
+    /// `options.reachabilityTimeout`, and its schema is migrated and not newer than this version's
+    /// (the first call migrates it).
     public func isReachable() async -> Bool {
         do {
             let answer = try await withDeadline(options.reachabilityTimeout) {
-                try await self.pool.query("SELECT 1").first?.decode(Int.self)
+                try await self.ensureMigrated()
+                return try await self.pool.query("SELECT 1").first?.decode(Int.self)
             }
             return answer == 1
         } catch {

@@ -26,6 +26,11 @@ public struct PostgresStoreError: Error, Sendable, Equatable, CustomStringConver
     /// A row this version cannot read (written by a newer one, or edited by hand).
     public static func unreadableRow(_ why: String) -> Self { .init(reason: .unreadableRow(why)) }
 
+    /// Whether this is `newerSchema`: a database this version must not write.
+    public var isNewerSchema: Bool {
+        if case .newerSchema = reason { true } else { false }
+    }
+
     public var description: String {
         switch reason {
         case .malformedURL(let url, let why):

@@ -32,6 +32,31 @@ struct PostgresQueueStoreTests {
         }
     }
 
+    @Test("A database a newer alertd migrated: not ready, 503 for every call, the cause told; ready again once it is not")
+    func newerSchema() async throws {
+        // Given: a database migrated by this version, then by a newer one
+        let database = try await PostgresTestDatabase.make()
+        defer { database.remove() }
+        let first = try database.open()
+        try await first.migrate()
+        try await first.pool.query("INSERT INTO alertd.migrations (name) VALUES ('fromANewerVersion')")
+        // When: an instance of this version starts on it
+        let store = try database.open()
+        // Then: it is not ready, answers unavailable (503), not an error of its own, and says why
+        #expect(await store.isReachable() == false)
+        let error = await #expect(throws: QueueError.self) { try await store.enqueue(alert("app/a"), now: t0) }
+        #expect(error?.status == 503)
+        let problem = await store.connectionProblem()
+        #expect(problem?.contains("migrated by a newer alertd") == true)
+        #expect(problem?.contains("fromANewerVersion") == true)
+        await #expect(throws: QueueError.self) { try await store.changedSessions(since: nil) }
+        // And once the database is one it knows again (the newer version rolled back), it serves
+        try await first.pool.query("DELETE FROM alertd.migrations WHERE name = 'fromANewerVersion'")
+        #expect(await store.isReachable())
+        #expect(try await store.enqueue(alert("app/a"), now: t0).created)
+        #expect(await store.connectionProblem() == nil)
+    }
+
     @Test("An item's content kept at its insert is what another instance reads from the jsonb")
     func keptContentIsWhatTheDatabaseHolds() async throws {
         // Given: contents that read back as themselves, so the inserting store keeps them
