@@ -130,6 +130,9 @@ public final class PostgresQueueStore: QueueStore {
     public func migrate() async throws {
         do {
             try await withDeadline(options.requestTimeout) { try await self.ensureMigrated() }
+        } catch let error as PostgresStoreError {
+            // As it is, not as the 503 a call answers with (`storeError`): the caller asked for this.
+            throw error
         } catch {
             throw storeError(error)
         }

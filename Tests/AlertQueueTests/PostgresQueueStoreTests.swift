@@ -49,6 +49,8 @@ struct PostgresQueueStoreTests {
         let problem = await store.connectionProblem()
         #expect(problem?.contains("migrated by a newer alertd") == true)
         #expect(problem?.contains("fromANewerVersion") == true)
+        let refusal = await #expect(throws: PostgresStoreError.self) { try await store.migrate() }
+        #expect(refusal?.isNewerSchema == true)
         await #expect(throws: QueueError.self) { try await store.changedSessions(since: nil) }
         // And once the database is one it knows again (the newer version rolled back), it serves
         try await first.pool.query("DELETE FROM alertd.migrations WHERE name = 'fromANewerVersion'")
