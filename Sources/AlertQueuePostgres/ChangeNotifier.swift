@@ -146,7 +146,7 @@ final class ChangeNotifier: Sendable {
     /// The statement that notifies `sessions` on `channel`, outside any transaction: it is one
     /// of its own, with `synchronous_commit` off (a `set_config` local to it, still in force at
     /// its commit), and one `pg_notify` per payload.
-    static func statement(channel: String, sessions: [String]) -> PostgresQuery {
+    private static func statement(channel: String, sessions: [String]) -> PostgresQuery {
         """
         SELECT set_config('synchronous_commit', 'off', true), count(pg_notify(\(channel), p))
         FROM unnest(\(payloads(for: sessions))::text[]) AS p
@@ -177,20 +177,17 @@ final class ChangeNotifier: Sendable {
         payload.split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
     }
 
+    /// Sends one statement for `sessions`. One that fails is noted and dropped: the sweep will
+    /// find the changes.
     private func send(_ sessions: [String]) async {
         let query = Self.statement(channel: channel, sessions: sessions)
         do {
             let pool = pool
             _ = try await withDeadline(timeout) { try await pool.query(query) }
         } catch {
-            Self.notSent(sessions, error, logger: logger)
+            logger.debug(
+                "queue change notification not sent; the sweep will find the change",
+                metadata: ["error": "\(error)", "sessions": "\(sessions.count)"])
         }
-    }
-
-    /// Notes a notification that failed: the sweep will find the change.
-    static func notSent(_ sessions: [String], _ error: any Error, logger: Logger) {
-        logger.debug(
-            "queue change notification not sent; the sweep will find the change",
-            metadata: ["error": "\(error)", "sessions": "\(sessions.count)"])
     }
 }

@@ -38,11 +38,7 @@ final class ChangeRecorder: Sendable {
     /// does not after `attempts` checks (a bound so a broken listener fails the test rather than
     /// hanging it; not a timing goal).
     func wait(attempts: Int = 1500, until condition: ([QueueChange]) -> Bool) async -> Bool {
-        for _ in 0..<attempts {
-            if condition(heard) { return true }
-            try? await Task.sleep(for: .milliseconds(20))
-        }
-        return condition(heard)
+        await checkEvery20ms(attempts: attempts) { condition(heard) }
     }
 
     /// Waits until the listener has said `.all` `count` times (listening, or listening again).
@@ -81,10 +77,15 @@ final class RawListener: Sendable {
 
     /// Waits until `condition` holds for the payloads heard, as `ChangeRecorder.wait` does.
     func wait(attempts: Int = 1500, until condition: ([String]) -> Bool) async -> Bool {
-        for _ in 0..<attempts {
-            if condition(payloads) { return true }
-            try? await Task.sleep(for: .milliseconds(20))
-        }
-        return condition(payloads)
+        await checkEvery20ms(attempts: attempts) { condition(payloads) }
     }
+}
+
+/// Whether `holds` turns true, checked every 20 ms, at most `attempts` times.
+private func checkEvery20ms(attempts: Int, _ holds: () -> Bool) async -> Bool {
+    for _ in 0..<attempts {
+        if holds() { return true }
+        try? await Task.sleep(for: .milliseconds(20))
+    }
+    return holds()
 }
