@@ -14,6 +14,8 @@
 #             each)
 #   COUNT     requests counted (default 3200), after 1000 not counted (caches, batches warm)
 #   ALERTD_BIN  the build to count (default .build/release/alertd)
+#   CALLGRIND_OUT  where to keep callgrind's whole profile, for callgrind_annotate (default:
+#             deleted with the temporary folder)
 #
 # Prints the total per request, then the parts named at the end of this script: functions'
 # inclusive instructions, per request, found by a piece of their (mangled) symbol. A part whose
@@ -27,7 +29,8 @@ PORT=${PORT:-18383}
 ALERTD_BIN=${ALERTD_BIN:-.build/release/alertd}
 work=$(mktemp -d)
 server=
-trap '[ -n "$server" ] && kill "$server" 2>/dev/null; wait 2>/dev/null; rm -rf "$work"' EXIT
+trap '[ -n "$server" ] && kill "$server" 2>/dev/null; wait 2>/dev/null
+  [ -n "${CALLGRIND_OUT:-}" ] && [ -f "$work/callgrind.out" ] && cp "$work/callgrind.out" "$CALLGRIND_OUT"; rm -rf "$work"' EXIT
 
 # valgrind 3.19 (bookworm) cannot read the DWARF 5 that Swift 6 writes: count a copy without it
 # (function names come from the symbol table).

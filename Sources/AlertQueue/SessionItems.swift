@@ -13,15 +13,18 @@
 /// ```
 public struct SessionItems: Sendable, Equatable {
     public let session: String
-    /// Every item of the step: the loaded ones, changed or not, then the new ones.
+    /// Every item of the step: the loaded ones, changed or not, then the new ones. A step
+    /// changes items in place and appends new ones, so the first `loaded.count` are the loaded
+    /// items, in load order.
     public private(set) var all: [QueueItem]
-    /// The items as they were loaded, by ticket.
-    private let loaded: [String: QueueItem]
+    /// The items as they were loaded. Compared by position, not looked up by ticket: hashing
+    /// tickets to find them cost every write about 1,500 instructions (`make bench-instructions`).
+    private let loaded: [QueueItem]
 
     public init(session: String, items: [QueueItem]) {
         self.session = session
         self.all = items
-        self.loaded = Dictionary(items.map { ($0.ticket, $0) }, uniquingKeysWith: { first, _ in first })
+        self.loaded = items
     }
 
     /// Queued and presenting items.
@@ -31,32 +34,35 @@ public struct SessionItems: Sendable, Equatable {
 
     /// Loaded items the step changed, in load order.
     public var updated: [QueueItem] {
-        all.filter { item in loaded[item.ticket].map { $0 != item } ?? false }
+        zip(all, loaded).compactMap { item, before in item != before ? item : nil }
     }
 
     /// Items the step created, in creation order.
-    public var inserted: [QueueItem] { all.filter { loaded[$0.ticket] == nil } }
+    public var inserted: [QueueItem] { Array(all[loaded.count...]) }
 
     /// Whether the step changed anything a store must write.
-    public var hasChanges: Bool { !updated.isEmpty || !inserted.isEmpty }
+    public var hasChanges: Bool { all.count > loaded.count || zip(all, loaded).contains { $0 != $1 } }
 
     mutating func update(ticket: String, _ change: (inout QueueItem) -> Void) {
         guard let index = all.firstIndex(where: { $0.ticket == ticket }) else { return }
         change(&all[index])
-        assert(Self.changesOnlyProgress(from: loaded[ticket], to: all[index]))
+        assert(changesOnlyProgress(at: index))
     }
 
     /// Applies `change` to every item that matches.
     mutating func updateAll(where matches: (QueueItem) -> Bool, _ change: (inout QueueItem) -> Void) {
         for index in all.indices where matches(all[index]) {
             change(&all[index])
-            assert(Self.changesOnlyProgress(from: loaded[all[index].ticket], to: all[index]))
+            assert(changesOnlyProgress(at: index))
         }
     }
 
-    /// Whether `after` differs from the item as loaded only in state, deliveries and lease.
-    private static func changesOnlyProgress(from before: QueueItem?, to after: QueueItem) -> Bool {
-        guard var before else { return true }
+    /// Whether the item at `index` differs from the item as loaded only in state, deliveries
+    /// and lease (a new item may be anything).
+    private func changesOnlyProgress(at index: Int) -> Bool {
+        guard index < loaded.count else { return true }
+        var before = loaded[index]
+        let after = all[index]
         before.state = after.state
         before.deliveries = after.deliveries
         before.leaseUntil = after.leaseUntil

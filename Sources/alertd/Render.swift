@@ -20,8 +20,7 @@ struct Render: ParsableCommand {
     var parameters: [String] = []
 
     func run() throws {
-        let parts = alert.split(separator: "/", maxSplits: 1).map(String.init)
-        guard parts.count == 2 else { throw ValidationError("expected catalog/type, got \"\(alert)\"") }
+        guard let id = AlertID(alert) else { throw ValidationError("expected catalog/type, got \"\(alert)\"") }
         var values: [String: ParameterValue] = [:]
         for parameter in parameters {
             guard let equals = parameter.firstIndex(of: "=") else {
@@ -31,7 +30,7 @@ struct Render: ParsableCommand {
         }
         do {
             let spec = try CatalogRegistry.builtIn().render(
-                catalog: parts[0], type: parts[1], parameters: values, locale: locale)
+                catalog: id.catalog, type: id.type, parameters: values, locale: locale)
             FileHandle.standardOutput.write(Data(try OrderedJSONEncoder().encode(spec) + [0x0A]))
         } catch let error as ParameterError {
             printError("alertd render: \(error)")

@@ -65,12 +65,11 @@ public struct CatalogRegistry: Sendable, AlertDirectory {
     static func problem(
         alert: String, parameters: [String: ParameterValue], in catalogs: [String: any AlertCatalog]
     ) -> (code: String, message: String)? {
-        let parts = alert.split(separator: "/", maxSplits: 1).map(String.init)
-        guard parts.count == 2, let catalog = catalogs[parts[0]], catalog.entry(parts[1]) != nil else {
+        guard let id = AlertID(alert), let catalog = catalogs[id.catalog], catalog.entry(id.type) != nil else {
             return ("unknown-alert", "There is no alert \"\(alert)\".")
         }
         do {
-            _ = try catalog.draft(type: parts[1], parameters: parameters, locale: catalog.sourceLanguage)
+            _ = try catalog.draft(type: id.type, parameters: parameters, locale: catalog.sourceLanguage)
             return nil
         } catch let error as ParameterError {
             return ("invalid-next-params", "\(alert): \(error.description)")

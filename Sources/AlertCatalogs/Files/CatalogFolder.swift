@@ -107,8 +107,7 @@ struct CatalogSet: AlertDirectory {
     }
 
     func problem(alert: String, parameters: [String: ParameterValue]) -> (code: String, message: String)? {
-        let parts = alert.split(separator: "/", maxSplits: 1).map(String.init)
-        if parts.count == 2, byName[parts[0]] == nil, unchecked.contains(parts[0]) { return nil }
+        if let id = AlertID(alert), byName[id.catalog] == nil, unchecked.contains(id.catalog) { return nil }
         return CatalogRegistry.problem(alert: alert, parameters: parameters, in: byName)
     }
 }

@@ -91,12 +91,16 @@ enum Base64URL {
 /// Compares secrets in time independent of where they first differ.
 enum ConstantTime {
     static func equal(_ a: String, _ b: String) -> Bool {
-        let x = Array(a.utf8), y = Array(b.utf8)
-        var difference = UInt8(x.count == y.count ? 0 : 1)
-        for index in 0..<max(x.count, y.count) {
-            difference |= (index < x.count ? x[index] : 0) ^ (index < y.count ? y[index] : 0)
+        var a = a, b = b
+        return a.withUTF8 { x in
+            b.withUTF8 { y in
+                var difference = UInt8(x.count == y.count ? 0 : 1)
+                for index in 0..<max(x.count, y.count) {
+                    difference |= (index < x.count ? x[index] : 0) ^ (index < y.count ? y[index] : 0)
+                }
+                return difference == 0
+            }
         }
-        return difference == 0
     }
 }
 

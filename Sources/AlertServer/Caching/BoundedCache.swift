@@ -71,7 +71,7 @@ final class BoundedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
 
     /// The value for `key`, made by `make` (outside any lock) and kept when it was not cached.
     /// Errors are not cached.
-    func value(for key: Key, orMake make: () throws -> Value) rethrows -> Value {
+    func value<Failure: Error>(for key: Key, orMake make: () throws(Failure) -> Value) throws(Failure) -> Value {
         let hashed = Hashed(key)
         if let value = value(for: hashed) { return value }
         let value = try make()

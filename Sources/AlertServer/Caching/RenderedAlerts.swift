@@ -119,20 +119,23 @@ struct RenderedAlerts: Sendable {
     /// Whether `alert` (`catalog/type`) exists and `parameters` build it (rendered once, in the
     /// catalog's source language); the problems otherwise, with pointers into an enqueue body.
     func check(_ alert: String, _ parameters: [String: ParameterValue]) -> Result<CheckedAlert, Issues> {
-        let key = AlertKey(alert: alert, parameters: parameters)
-        if let checked = checks.value(for: key) { return .success(checked) }
-        let result = Self.check(alert, parameters, in: catalogs)
-        if case .success(let checked) = result { checks.insert(checked, for: key) }
-        return result
+        // `orMake` hashes the key (its parameters among it) once, for the lookup and the insert.
+        do throws(Issues) {
+            return .success(try checks.value(for: AlertKey(alert: alert, parameters: parameters)) { () throws(Issues) in
+                try Self.check(alert, parameters, in: catalogs).get()
+            })
+        } catch {
+            return .failure(error)
+        }
     }
 
     /// The alert rendered in the locale negotiated from `locale` (`?locale=`) and
     /// `acceptLanguage` among its catalog's.
     func rendering(_ alert: String, _ parameters: [String: ParameterValue], locale: String?, acceptLanguage: String?) throws -> Rendering {
-        let parts = alert.split(separator: "/", maxSplits: 1).map(String.init)
-        guard parts.count == 2, let catalog = catalogs[parts[0]] else { throw CatalogError.unknownCatalog(parts.first ?? alert) }
+        guard let id = AlertID(alert) else { throw CatalogError.unknownCatalog(alert) }
+        guard let catalog = catalogs[id.catalog] else { throw CatalogError.unknownCatalog(id.catalog) }
         let resolved = self.locale(in: catalog, query: locale, acceptLanguage: acceptLanguage)
-        return try rendering(of: parts[1], in: catalog, parameters, locale: resolved)
+        return try rendering(of: id.type, in: catalog, parameters, locale: resolved)
     }
 
     /// The locale of `catalog` negotiated from `?locale=` and `Accept-Language`, worked out once
@@ -168,15 +171,14 @@ struct RenderedAlerts: Sendable {
     }
 
     private static func check(_ alert: String, _ parameters: [String: ParameterValue], in catalogs: CatalogRegistry) -> Result<CheckedAlert, Issues> {
-        let parts = alert.split(separator: "/", maxSplits: 1).map(String.init)
-        guard parts.count == 2, let catalog = catalogs[parts[0]], catalog.entry(parts[1]) != nil else {
+        guard let id = AlertID(alert), let catalog = catalogs[id.catalog], catalog.entry(id.type) != nil else {
             return .failure(Issues(issues: [SpecIssue(pointer: "/alert", code: "unknown-alert", message: "There is no alert \"\(alert)\".")]))
         }
         do {
-            let (draft, alertsKey) = try catalog.draftAndDedupeKey(type: parts[1], parameters: parameters, locale: catalog.sourceLanguage)
+            let (draft, alertsKey) = try catalog.draftAndDedupeKey(type: id.type, parameters: parameters, locale: catalog.sourceLanguage)
             let key: String
             if let alertsKey {
-                key = "alert:\(parts[0]):\(alertsKey)"
+                key = "alert:\(id.catalog):\(alertsKey)"
             } else {
                 let canonical = (try? OrderedJSONEncoder().encode(ParameterList(parameters))).map { String(decoding: $0, as: UTF8.self) }
                 key = "alert:\(alert)?\(canonical ?? "")"
