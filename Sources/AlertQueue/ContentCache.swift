@@ -1,9 +1,9 @@
 import AlertSpec
 import Foundation
 
-/// Decoded item contents, kept by a key that names one content for good: its JSON text (the
-/// SQLite store), or the item's ticket (the PostgreSQL store, whose `jsonb` is read back as text
-/// of PostgreSQL's own layout). Every step loads the session's live items, so the same few
+/// Decoded item contents, kept by a key that names one content for good: the item's ticket
+/// (both stores; an item's content never changes), or the JSON text itself when no key is
+/// given. Every step loads the session's live items, so the same few
 /// contents would be decoded again and again (JSON decoding was a quarter of a step). It only
 /// ever holds what decoding the stored text gives (not the value that was encoded, which may
 /// differ: `2.0` is written `2` and read back as an integer), so a hit and a miss give the same
@@ -27,8 +27,14 @@ public final class ContentCache: @unchecked Sendable {
 
     /// The content stored as `json`, kept under `key` (the text itself when nil).
     public func content(json: String, key: String? = nil) throws -> QueueContent {
-        let key = key ?? json
+        try content(key: key ?? json) { json }
+    }
+
+    /// The content kept under `key`; on a miss, the content stored as the text `json()` reads
+    /// (only then: a hit never reads the text).
+    public func content(key: String, json: () throws -> String) throws -> QueueContent {
         if let content = lock.withLock({ entries[key] }) { return content }
+        let json = try json()
         let content = try StoredContent.content(json: json)
         remember(content, as: key, cost: json.utf8.count)
         return content

@@ -76,5 +76,10 @@ struct StoredContentTests {
         // Under the key only, not under its text: looked up by the text, the text is read.
         #expect(throws: (any Error).self) { try cache.content(json: "{not the text}", key: text) }
         #expect(try cache.content(json: text, key: "ticket-2") == content)
+        // A hit does not read the text at all; a miss reads it once.
+        var reads = 0
+        #expect(try cache.content(key: "ticket-1") { reads += 1; return "{not the text}" } == content)
+        #expect(try cache.content(key: "ticket-3") { reads += 1; return text } == content)
+        #expect(reads == 1)
     }
 }

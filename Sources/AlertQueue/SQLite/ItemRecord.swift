@@ -52,23 +52,13 @@ struct ItemRecord: Sendable, Equatable {
 extension ItemRecord {
     init(_ item: QueueItem, contents: ContentCache) throws {
         self.init(
-            ticket: item.ticket, session: item.session, content: try contents.json(item.content),
+            ticket: item.ticket, session: item.session, content: try contents.json(item.content, key: item.ticket),
             priority: item.priority, lane: item.lane.rawValue, dedupeKey: item.dedupeKey, state: item.state.rawValue,
             sequence: item.sequence, enqueuedAt: item.enqueuedAt.timeIntervalSince1970,
             expiresAt: item.expiresAt?.timeIntervalSince1970, deliveries: item.deliveries,
             leaseUntil: item.leaseUntil?.timeIntervalSince1970, atHead: item.atHead)
     }
 
-    func item(contents: ContentCache) throws -> QueueItem {
-        guard let lane = Lane(rawValue: lane), let state = ItemState(rawValue: state) else {
-            throw UnreadableContent(reason: "item \(ticket) has lane \(lane) and state \(state), which this version does not know")
-        }
-        return QueueItem(
-            ticket: ticket, session: session, content: try contents.content(json: content), priority: priority,
-            lane: lane, dedupeKey: dedupeKey, state: state, sequence: sequence,
-            enqueuedAt: Date(timeIntervalSince1970: enqueuedAt), expiresAt: expiresAt.map(Date.init(timeIntervalSince1970:)),
-            deliveries: deliveries, leaseUntil: leaseUntil.map(Date.init(timeIntervalSince1970:)), atHead: atHead)
-    }
 
     /// Which of a session's items a step reads.
     enum Scope {
@@ -120,7 +110,7 @@ extension ItemRecord {
         try RawBinding.query(scope.sql, in: db) { statement in
             for index in 1...scope.sessionParameters { RawBinding.text(session, to: statement, at: index) }
         } row: { row in
-            items.append(try ItemRecord(row: row).item(contents: contents))
+            items.append(try ItemRecord.item(row: row, contents: contents))
         }
         if scope == .live { items.sort { $0.sequence < $1.sequence } }
         return items
@@ -153,7 +143,7 @@ extension ItemRecord {
             RawBinding.text(ticket, to: statement, at: 1)
             RawBinding.text(session, to: statement, at: 2)
         } row: { row in
-            found = try ItemRecord(row: row).item(contents: contents)
+            found = try ItemRecord.item(row: row, contents: contents)
         }
         return found
     }
@@ -214,7 +204,8 @@ extension ItemRecord {
 }
 
 extension ItemRecord {
-    /// The row `statement` is at, which selects `ItemRecord.selection`, read by position.
+    /// The item of the row `statement` is at, which selects `ItemRecord.selection`, read by
+    /// position.
     ///
     /// Rows are read straight from SQLite's statement, not through GRDB's cursors: a record
     /// cursor builds a `Row` for every fetch, and with it a dictionary of the statement's column
@@ -222,13 +213,24 @@ extension ItemRecord {
     /// of a session's load, perf, scripts/bench-queue.sh); a statement's arguments were boxed
     /// as `DatabaseValue`s in an array, and GRDB's observation told before and after (4,000 of
     /// the 19,800 instructions a load took per enqueue, `make bench-instructions`).
-    init(row: OpaquePointer) throws {
-        self.init(
-            ticket: try Self.column(row, 0), session: try Self.column(row, 1), content: try Self.column(row, 2),
-            priority: try Self.column(row, 3), lane: try Self.column(row, 4), dedupeKey: try Self.column(row, 5),
-            state: try Self.column(row, 6), sequence: try Self.column(row, 7), enqueuedAt: try Self.column(row, 8),
-            expiresAt: Double.fromStatement(row, atUncheckedIndex: 9), deliveries: try Self.column(row, 10),
-            leaseUntil: Double.fromStatement(row, atUncheckedIndex: 11), atHead: try Self.column(row, 12))
+    ///
+    /// The content is found in `contents` by the ticket, and its text read only when it is not
+    /// there: every step loads the session's live items, and making a String of each one's
+    /// JSON, then hashing it to find the content, was most of reading a row.
+    static func item(row: OpaquePointer, contents: ContentCache) throws -> QueueItem {
+        let ticket: String = try column(row, 0)
+        let laneName: String = try column(row, 4), stateName: String = try column(row, 6)
+        guard let lane = Lane(rawValue: laneName), let state = ItemState(rawValue: stateName) else {
+            throw UnreadableContent(reason: "item \(ticket) has lane \(laneName) and state \(stateName), which this version does not know")
+        }
+        return QueueItem(
+            ticket: ticket, session: try column(row, 1), content: try contents.content(key: ticket) { try column(row, 2) },
+            priority: try column(row, 3), lane: lane, dedupeKey: try column(row, 5), state: state,
+            sequence: try column(row, 7), enqueuedAt: Date(timeIntervalSince1970: try column(row, 8)),
+            expiresAt: Double.fromStatement(row, atUncheckedIndex: 9).map(Date.init(timeIntervalSince1970:)),
+            deliveries: try column(row, 10),
+            leaseUntil: Double.fromStatement(row, atUncheckedIndex: 11).map(Date.init(timeIntervalSince1970:)),
+            atHead: try column(row, 12))
     }
 
     /// The value of a NOT NULL column.
