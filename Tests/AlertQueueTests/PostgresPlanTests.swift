@@ -22,9 +22,7 @@ struct PostgresPlanTests {
         // Given: statistics taken over 13 live items, and a connection that called the function
         // eight times then (PL/pgSQL plans custom for five calls, then may keep a generic plan).
         // Autovacuum is off for the store's tables: the statistics stay those of the 13 items,
-        // the case where a kept plan would be worst. (An autoanalyze that came in the middle
-        // made the measured call rebuild its cached catalog entries: 860-983 shared pages, all
-        // of them catalog reads, now and then.)
+        // the case where a kept plan would be worst.
         let database = try await PostgresTestDatabase.make()
         defer { database.remove() }
         let store = try database.open()
@@ -45,11 +43,19 @@ struct PostgresPlanTests {
             }
             // When: the queue grows to 20,000 live items in other sessions
             try await connection.query(Self.fill(20_000, prefix: "later"), logger: logger)
-            try await connection.query("BEGIN", logger: logger)
-            let sql = "EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) SELECT * FROM " + call.replacingOccurrences(of: "%@", with: "")
-            let plan = try await connection.query(PostgresQuery(unsafeSQL: sql), logger: logger).collect()
-            try await connection.query("ROLLBACK", logger: logger)
-            return try Self.sharedBlocks(inPlan: try plan[0].decode(String.self))
+            // Measured twice, the fewer pages kept. A call that finds its cached catalog entries
+            // invalidated (an autoanalyze, or another test creating or dropping its database in
+            // the same cluster) reads them all again, 860-983 pages of catalog, now and then; a
+            // kept plan that reads every live item does so at every call.
+            var fewest = Int.max
+            for _ in 0..<2 {
+                try await connection.query("BEGIN", logger: logger)
+                let sql = "EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) SELECT * FROM " + call.replacingOccurrences(of: "%@", with: "")
+                let plan = try await connection.query(PostgresQuery(unsafeSQL: sql), logger: logger).collect()
+                try await connection.query("ROLLBACK", logger: logger)
+                fewest = min(fewest, try Self.sharedBlocks(inPlan: try plan[0].decode(String.self)))
+            }
+            return fewest
         }
         // Then: a few index pages and the sessions' rows — not every live item (340 to 700 pages
         // with a plan kept from when the table was small)
