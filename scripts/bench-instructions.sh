@@ -14,6 +14,8 @@
 #             each)
 #   COUNT     requests counted (default 3200), after 1000 not counted (caches, batches warm)
 #   ALERTD_BIN  the build to count (default .build/release/alertd)
+#   STORE     the queue store (default: SQLite in the temporary folder); a postgres:// URL counts
+#             alertd's side of the PostgreSQL store against a database you started
 #   CALLGRIND_OUT  where to keep callgrind's whole profile, for callgrind_annotate (default:
 #             deleted with the temporary folder)
 #
@@ -36,10 +38,10 @@ trap '[ -n "$server" ] && kill "$server" 2>/dev/null; wait 2>/dev/null
 # (function names come from the symbol table).
 objcopy --strip-debug "$ALERTD_BIN" "$work/alertd"
 valgrind --tool=callgrind --instr-atstart=no --callgrind-out-file="$work/callgrind.out" \
-  "$work/alertd" serve --host 127.0.0.1 --port "$PORT" --store "sqlite:$work/alertd.sqlite" --data-dir "$work" \
+  "$work/alertd" serve --host 127.0.0.1 --port "$PORT" --store "${STORE:-sqlite:$work/alertd.sqlite}" --data-dir "$work" \
   --admin-token bench-admin-token --per-client-connection-limit 0 --log-level warning >"$work/server.log" 2>&1 &
 server=$!
-for _ in $(seq 300); do curl -sf "http://127.0.0.1:$PORT/livez" >/dev/null && break; sleep 0.2; done
+for _ in $(seq 300); do curl -sf "http://127.0.0.1:$PORT/readyz" >/dev/null && break; sleep 0.2; done
 
 python3 scripts/bench/requests.py "$PORT" "$WORKLOAD" 1000 "$CONNECTIONS" warm
 callgrind_control --instr=on "$server" >/dev/null 2>&1

@@ -64,14 +64,15 @@ enum ItemRow {
     /// time) so that each column is one array of `float8`.
     static func insert(_ items: [QueueItem], contents cache: ContentCache) throws -> PostgresQuery {
         let contents = try items.map { try cache.json($0.content, key: $0.ticket) }
+        func column<Element>(_ value: (QueueItem) -> Element) -> BinaryArray<Element> { BinaryArray(items.map(value)) }
         return """
-            SELECT alertd.insert_items(\(items.map(\.ticket))::text[], \(items.map(\.session))::text[], \
-            \(contents)::text[], \(items.map { Int64($0.priority) })::bigint[], \(items.map(\.lane.rawValue))::text[], \
-            \(items.map(\.dedupeKey))::text[], \(items.map(\.state.rawValue))::text[], \(items.map(\.sequence))::bigint[], \
-            \(items.map(\.enqueuedAt.timeIntervalSince1970))::float8[], \
-            \(items.map { $0.expiresAt?.timeIntervalSince1970 ?? .nan })::float8[], \
-            \(items.map { Int64($0.deliveries) })::bigint[], \
-            \(items.map { $0.leaseUntil?.timeIntervalSince1970 ?? .nan })::float8[], \(items.map(\.atHead))::boolean[])
+            SELECT alertd.insert_items(\(column(\.ticket))::text[], \(column(\.session))::text[], \
+            \(BinaryArray(contents))::text[], \(column { Int64($0.priority) })::bigint[], \(column(\.lane.rawValue))::text[], \
+            \(column(\.dedupeKey))::text[], \(column(\.state.rawValue))::text[], \(column(\.sequence))::bigint[], \
+            \(column(\.enqueuedAt.timeIntervalSince1970))::float8[], \
+            \(column { $0.expiresAt?.timeIntervalSince1970 ?? .nan })::float8[], \
+            \(column { Int64($0.deliveries) })::bigint[], \
+            \(column { $0.leaseUntil?.timeIntervalSince1970 ?? .nan })::float8[], \(column(\.atHead))::boolean[])
             """
     }
 

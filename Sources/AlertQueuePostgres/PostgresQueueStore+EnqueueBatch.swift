@@ -58,7 +58,7 @@ extension PostgresQueueStore {
         let decided: (outcomes: [Result<EnqueueResult, any Error>], all: [SessionItems])
         do {
             let rows = try await connection.query(
-                "SELECT * FROM alertd.lock_sessions(\(sessions)::text[], \(writes.count)::integer)", logger: logger
+                "SELECT * FROM alertd.lock_sessions(\(BinaryArray(sessions))::text[], \(writes.count)::integer)", logger: logger
             ).collect()
             try ahead.check()
             decided = try decide(writes, sessions: sessions, locked: rows, seeingLiveItems: seeingLiveItems)
