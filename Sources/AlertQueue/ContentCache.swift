@@ -3,11 +3,11 @@ import Foundation
 
 /// Decoded item contents, kept by a key that names one content for good: the item's ticket
 /// (both stores; an item's content never changes), or the JSON text itself when no key is
-/// given. Every step loads the session's live items, so the same few
-/// contents would be decoded again and again (JSON decoding was a quarter of a step). It only
-/// ever holds what decoding the stored text gives (not the value that was encoded, which may
-/// differ: `2.0` is written `2` and read back as an integer), so a hit and a miss give the same
-/// item. Bounded by the size of the texts it keeps: when full, it starts again empty.
+/// given. Every step loads the session's live items, so the same few contents would be
+/// decoded again and again (JSON decoding was a quarter of a step). It only ever holds what
+/// decoding the stored text gives (not the value that was encoded, which may differ: `2.0` is
+/// written `2` and read back as an integer), so a hit and a miss give the same item. Bounded by
+/// the size of the texts it keeps: when full, it starts again empty.
 ///
 /// An item is kept from its insert when its text reads back as the content itself (see
 /// `readsBackAsItself`): the steps that load it next, the enqueues of its session among them,

@@ -59,7 +59,6 @@ extension ItemRecord {
             leaseUntil: item.leaseUntil?.timeIntervalSince1970, atHead: item.atHead)
     }
 
-
     /// Which of a session's items a step reads.
     enum Scope {
         /// Queued and presenting, as every step.
