@@ -5,6 +5,9 @@
 #   2. enqueue throughput, 32 connections (wrk)
 #   3. enqueue -> next -> ack cycles per second (scripts/bench/cycle.c, one session per connection)
 #   4. 10,000 suspended long-polls: server memory per waiter; enqueue -> woken poll latency
+# DURATION (5s) and ROUNDS (3) are the enqueue and cycle rounds'; WAKE_ROUNDS (400) the
+# wake-ups'. (ROUNDS from the environment once reached the long-poll script as well: with
+# ROUNDS=4, its p99 came from four wake-ups.)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 echo "machine: $(nproc) cores, load average before: $(cut -d' ' -f1-3 /proc/loadavg) (figures are only comparable on an idle machine)"
@@ -77,5 +80,5 @@ PY
 done
 
 echo "== long-polls"
-PORT=$PORT ADMIN=$ADMIN PID=$server python3 scripts/bench/longpolls.py
+PORT=$PORT ADMIN=$ADMIN PID=$server ROUNDS=${WAKE_ROUNDS:-400} python3 scripts/bench/longpolls.py
 echo "server peak RSS: $(awk '/VmHWM/ {print $2, $3}' /proc/$server/status)"
