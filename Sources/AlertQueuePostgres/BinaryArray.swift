@@ -14,7 +14,7 @@ import PostgresNIO
 /// let query: PostgresQuery = "SELECT alertd.insert_items(\(BinaryArray(tickets))::text[], …)"
 /// ```
 struct BinaryArray<Element: BinaryArrayElement>: PostgresNonThrowingEncodable {
-    var elements: [Element]
+    let elements: [Element]
 
     init(_ elements: [Element]) {
         self.elements = elements

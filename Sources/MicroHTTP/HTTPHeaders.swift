@@ -39,9 +39,10 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
             && zip(lhs.fields, rhs.fields).allSatisfy { Self.same($0.name, $1.name) && $0.value == $1.value }
     }
 
-    /// Whether the bytes of a header name are `lowercased`, a name in small letters and
-    /// punctuation, in any case: `same` without making a String of them.
-    static func same(_ bytes: UnsafeRawBufferPointer, _ lowercased: StaticString) -> Bool {
+    /// Whether `bytes` are `lowercased` (ASCII: small letters, digits, punctuation) with their
+    /// letters in any case: a header name, a media type or an auth scheme compared without
+    /// making a String of them.
+    public static func same(_ bytes: UnsafeRawBufferPointer, _ lowercased: StaticString) -> Bool {
         lowercased.withUTF8Buffer { name in
             guard bytes.count == name.count else { return false }
             for (p, q) in zip(bytes, name) where p != q {

@@ -35,11 +35,9 @@ public struct Access: Sendable {
         var header = header
         return header.withUTF8 { bytes in
             let scheme: StaticString = "bearer "
-            // `| 0x20` lowers ASCII letters and leaves the space as it is.
-            let hasScheme = scheme.withUTF8Buffer { scheme in
-                bytes.count > scheme.count && zip(bytes, scheme).allSatisfy { ($0 | 0x20) == $1 }
-            }
-            guard hasScheme else { return nil }
+            guard bytes.count > scheme.utf8CodeUnitCount,
+                HTTPHeaders.same(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes).prefix(scheme.utf8CodeUnitCount)), scheme)
+            else { return nil }
             let isBlank = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
             var start = scheme.utf8CodeUnitCount, end = bytes.count
             while start < end, isBlank(bytes[start]) { start += 1 }

@@ -33,18 +33,11 @@ enum JSONContentType {
             let isBlank = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
             while start < end, isBlank(bytes[start]) { start += 1 }
             while end > start, isBlank(bytes[end - 1]) { end -= 1 }
-            let mediaType = UnsafeBufferPointer(rebasing: bytes[start..<end])
-            guard matches(mediaType.prefix(12), "application/") else { return false }
-            let subtype = mediaType.dropFirst(12)
-            return matches(subtype, "json") || (subtype.count > 5 && matches(subtype.suffix(5), "+json"))
-        }
-    }
-
-    /// Whether `bytes` are `lowercased` in any ASCII case (bytes outside ASCII letters as they are).
-    private static func matches(_ bytes: Slice<UnsafeBufferPointer<UInt8>>, _ lowercased: StaticString) -> Bool {
-        lowercased.withUTF8Buffer { expected in
-            bytes.count == expected.count
-                && zip(bytes, expected).allSatisfy { byte, wanted in (byte >= 65 && byte <= 90 ? byte | 0x20 : byte) == wanted }
+            let mediaType = UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[start..<end])
+            guard HTTPHeaders.same(UnsafeRawBufferPointer(rebasing: mediaType.prefix(12)), "application/") else { return false }
+            let subtype = UnsafeRawBufferPointer(rebasing: mediaType.dropFirst(12))
+            return HTTPHeaders.same(subtype, "json")
+                || (subtype.count > 5 && HTTPHeaders.same(UnsafeRawBufferPointer(rebasing: subtype.suffix(5)), "+json"))
         }
     }
 }
