@@ -28,7 +28,7 @@ struct LiveQueueDocumentTests {
     // MARK: The document
 
     @Test("every kind of queue answer matches its schema in openapi.yaml")
-    func answersMatchTheDocument() throws {
+    func answersMatchTheDocument() async throws {
         var answers: [String: [(String, [UInt8])]] = [:]
         func record(_ schema: String, _ name: String, _ response: RawHTTPResponse) {
             answers[schema, default: []].append((name, response.body))
@@ -79,7 +79,7 @@ struct LiveQueueDocumentTests {
             record("Problem", "unauthorized", try s.call("GET", "/next", bearer: nil))
         }
         for (schema, bodies) in answers.sorted(by: { $0.key < $1.key }) {
-            let failures = try DocumentSchema.failures(of: bodies, against: schema)
+            let failures = try await DocumentSchema.failures(of: bodies, against: schema)
             for (name, errors) in failures.sorted(by: { $0.key < $1.key }) {
                 Issue.record("\(name) fails \(schema): \(errors)")
             }
@@ -87,7 +87,7 @@ struct LiveQueueDocumentTests {
     }
 
     @Test("the request schemas in openapi.yaml take what the server takes and refuse what it refuses")
-    func requestsMatchTheDocument() throws {
+    func requestsMatchTheDocument() async throws {
         func named(_ bodies: [String]) -> [(String, [UInt8])] { bodies.map { ($0, Array($0.utf8)) } }
         let accepted: [String: [String]] = [
             "EnqueueRequest": [
@@ -130,12 +130,12 @@ struct LiveQueueDocumentTests {
         }
 
         for (schema, bodies) in accepted.sorted(by: { $0.key < $1.key }) {
-            for (name, errors) in try DocumentSchema.failures(of: named(bodies), against: schema).sorted(by: { $0.key < $1.key }) {
+            for (name, errors) in try await DocumentSchema.failures(of: named(bodies), against: schema).sorted(by: { $0.key < $1.key }) {
                 Issue.record("\(name) fails \(schema): \(errors)")
             }
         }
         for (schema, bodies) in refused.sorted(by: { $0.key < $1.key }) {
-            let failing = try DocumentSchema.failures(of: named(bodies), against: schema)
+            let failing = try await DocumentSchema.failures(of: named(bodies), against: schema)
             for body in bodies where failing[body] == nil {
                 Issue.record("\(body) passes \(schema)")
             }

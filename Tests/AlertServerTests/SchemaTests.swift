@@ -31,7 +31,7 @@ struct SchemaTests {
     }
 
     @Test("every built-in alert, rendered in every locale, is a valid AlertSpec, and a valid SpecDraft to send back")
-    func everyRenderedSpecPasses() throws {
+    func everyRenderedSpecPasses() async throws {
         // Given every built-in case rendered as the server serves it
         let cases = try everyBuiltInCase()
         #expect(Set(cases.map(\.spec.kind)) == Set(AlertKind.allCases), "the built-in catalogs cover every kind")
@@ -39,7 +39,7 @@ struct SchemaTests {
 
         for schema in ["AlertSpec", "SpecDraft"] {
             // When the schema checks them
-            let outcomes = try SchemaChecker().check(specs, against: schema)
+            let outcomes = try await SchemaChecker().check(specs, against: schema)
 
             // Then every one passes
             #expect(outcomes.count == specs.count)
@@ -50,10 +50,10 @@ struct SchemaTests {
     }
 
     @Test("every built-in draft, normalized, is a valid NormalizedSpecDraft (the 200 answer of POST /v1/specs/validate)")
-    func everyNormalizedDraftPasses() throws {
+    func everyNormalizedDraftPasses() async throws {
         let drafts = try everyBuiltInCase().map { ($0.name, try OrderedJSONEncoder().encode($0.draft)) }
 
-        let outcomes = try SchemaChecker().check(drafts, against: "NormalizedSpecDraft")
+        let outcomes = try await SchemaChecker().check(drafts, against: "NormalizedSpecDraft")
 
         #expect(outcomes.count == drafts.count)
         for (name, outcome) in outcomes.sorted(by: { $0.key < $1.key }) where !outcome.valid {
@@ -62,7 +62,7 @@ struct SchemaTests {
     }
 
     @Test("what the validator rejects, the schema rejects at the same pointer")
-    func invalidSpecsAreRejected() throws {
+    func invalidSpecsAreRejected() async throws {
         // Given rendered built-in specs, each broken in one way
         var bases: [String: Any] = [:]
         for id in Set(InvalidCase.all.map(\.base)) {
@@ -94,7 +94,7 @@ struct SchemaTests {
             (invalid.name, Array(try JSONSerialization.data(withJSONObject: tree, options: [.withoutEscapingSlashes])))
         }
         for schema in ["AlertSpec", "SpecDraft"] {
-            let outcomes = try SchemaChecker().check(specs, against: schema, expectInvalid: true)
+            let outcomes = try await SchemaChecker().check(specs, against: schema, expectInvalid: true)
 
             // Then each is rejected, with an error at the same pointer
             #expect(outcomes.count == specs.count)

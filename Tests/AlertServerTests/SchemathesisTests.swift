@@ -3,7 +3,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Dispatch
 import Foundation
 import Testing
 
@@ -37,7 +36,7 @@ struct SchemathesisTests {
     @Test(
         "openapi.yaml and the live server agree: schemathesis, every check, a fixed seed, finds nothing",
         .timeLimit(.minutes(10)))
-    func schemathesis() throws {
+    func schemathesis() async throws {
         let python = SchemaChecker().python
         guard FileManager.default.isExecutableFile(atPath: python.path) else {
             throw SchemaChecker.Unavailable(
@@ -83,7 +82,7 @@ struct SchemathesisTests {
 
         // When schemathesis runs every operation of the document the server serves, with
         // every check and a fixed seed
-        let run = try Self.runSchemathesis(
+        let run = try await Self.runSchemathesis(
             python: python, port: port, adminToken: adminToken,
             environment: ["ALERTD_SESSION_TOKEN": app.token, "ALERTD_HOLD_SESSION_TOKEN": holder.token], in: folder)
 
@@ -103,37 +102,25 @@ struct SchemathesisTests {
     /// nothing else), its exit status and everything it printed. Killed after ten minutes.
     static func runSchemathesis(
         python: URL, port: Int, adminToken: String, environment extra: [String: String], in folder: URL
-    ) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = python
-        process.arguments = [
-            "-m", "schemathesis.cli", "--config-file", root.appendingPathComponent("schemathesis.toml").path,
-            "run", root.appendingPathComponent("Sources/AlertServer/Resources/openapi.yaml").path,
-            "--url", "http://127.0.0.1:\(port)",
-            "-H", "Authorization: Bearer \(adminToken)",
-            "--checks", "all",
-            "--seed", "\(seed)",
-            "--max-examples", "\(maxExamples)",
-            // One worker: with two, Python 3.11 (bookworm's version) once failed here parsing
-            // Python source in two threads at once, which Hypothesis does to describe its
-            // strategies ("AST constructor recursion depth mismatch", CPython gh-106905).
-            "--workers", "1",
-            // No example database: a run depends on the seed alone, not on earlier runs.
-            "--generation-database", "none",
-            "--no-color",
-        ]
-        process.environment = ProcessInfo.processInfo.environment.merging(extra) { _, given in given }
-        process.currentDirectoryURL = folder
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let watchdog = DispatchWorkItem { [process] in if process.isRunning { process.terminate() } }
-        DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(600), execute: watchdog)
-        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        watchdog.cancel()
-        return (process.terminationStatus, printed)
+    ) async throws -> ChildRun {
+        try await ChildRun.run(
+            python,
+            [
+                "-m", "schemathesis.cli", "--config-file", root.appendingPathComponent("schemathesis.toml").path,
+                "run", root.appendingPathComponent("Sources/AlertServer/Resources/openapi.yaml").path,
+                "--url", "http://127.0.0.1:\(port)",
+                "-H", "Authorization: Bearer \(adminToken)",
+                "--checks", "all",
+                "--seed", "\(seed)",
+                "--max-examples", "\(maxExamples)",
+                // One worker: with two, Python 3.11 (bookworm's version) once failed here parsing
+                // Python source in two threads at once, which Hypothesis does to describe its
+                // strategies ("AST constructor recursion depth mismatch", CPython gh-106905).
+                "--workers", "1",
+                // No example database: a run depends on the seed alone, not on earlier runs.
+                "--generation-database", "none",
+                "--no-color",
+            ],
+            environment: ProcessInfo.processInfo.environment.merging(extra) { _, given in given }, in: folder)
     }
 }

@@ -201,8 +201,8 @@ struct DeliveredSpec: Decodable {
 
 /// The queue answers that fail a schema of openapi.yaml, by name, with the checker's errors.
 enum DocumentSchema {
-    static func failures(of bodies: [(String, [UInt8])], against schema: String) throws -> [String: String] {
-        let outcomes = try SchemaChecker().check(bodies, against: schema)
+    static func failures(of bodies: [(String, [UInt8])], against schema: String) async throws -> [String: String] {
+        let outcomes = try await SchemaChecker().check(bodies, against: schema)
         try #require(outcomes.count == bodies.count, "\(outcomes.count) reports for \(bodies.count) bodies")
         return outcomes.filter { !$0.value.valid }.mapValues(\.summary)
     }

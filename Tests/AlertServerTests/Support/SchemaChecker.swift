@@ -35,7 +35,7 @@ struct SchemaChecker {
     }
 
     /// The outcome for each named spec (JSON bytes) against `#/components/schemas/<schema>`.
-    func check(_ specs: [(String, [UInt8])], against schema: String, expectInvalid: Bool = false) throws -> [String: Outcome] {
+    func check(_ specs: [(String, [UInt8])], against schema: String, expectInvalid: Bool = false) async throws -> [String: Outcome] {
         guard FileManager.default.isExecutableFile(atPath: python.path) else {
             throw Unavailable(
                 description: """
@@ -58,24 +58,17 @@ struct SchemaChecker {
         let report = folder.appendingPathComponent("report.json")
         try Data(body).write(to: input)
 
-        let process = Process()
-        process.executableURL = python
-        process.arguments = [
-            root.appendingPathComponent("scripts/check_schema.py").path,
-            root.appendingPathComponent("Sources/AlertServer/Resources/openapi.yaml").path,
-            input.path, "--schema", schema, "--report", report.path,
-        ] + (expectInvalid ? ["--expect-invalid"] : [])
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let run = try await ChildRun.run(
+            python,
+            [
+                root.appendingPathComponent("scripts/check_schema.py").path,
+                root.appendingPathComponent("Sources/AlertServer/Resources/openapi.yaml").path,
+                input.path, "--schema", schema, "--report", report.path,
+            ] + (expectInvalid ? ["--expect-invalid"] : []))
 
         // 0: all as expected; 1: some not (the outcomes say which); anything else: no check ran.
-        guard [0, 1].contains(process.terminationStatus), let data = try? Data(contentsOf: report) else {
-            throw Unavailable(
-                description: "check_schema.py could not check against \(schema) (exit \(process.terminationStatus)): \(printed)")
+        guard [0, 1].contains(run.status), let data = try? Data(contentsOf: report) else {
+            throw Unavailable(description: "check_schema.py could not check against \(schema) (exit \(run.status)): \(run.output)")
         }
         return try JSONDecoder().decode([String: Outcome].self, from: data)
     }
