@@ -96,6 +96,13 @@ let package = Package(
             path: "Tests/PostgresTestSupport",
             swiftSettings: swiftSettings
         ),
+        // `OwnThread`: a test's async work on a thread of its own, off Swift's shared pool that the
+        // blocking live tests keep busy.
+        .target(
+            name: "TestExecutors",
+            path: "Tests/TestExecutors",
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "AlertServer",
             dependencies: [
@@ -138,7 +145,7 @@ let package = Package(
         .testTarget(
             name: "AlertQueueTests",
             dependencies: [
-                "AlertQueue", "AlertSpec", "AlertQueuePostgres", "Locking", "PostgresTestSupport",
+                "AlertQueue", "AlertSpec", "AlertQueuePostgres", "Locking", "PostgresTestSupport", "TestExecutors",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -148,7 +155,7 @@ let package = Package(
             name: "AlertServerTests",
             dependencies: [
                 "AlertServer", "AlertCatalogs", "AlertSpec", "AlertQueue", "Locking", "MicroHTTP", "PostgresTestSupport",
-                "AlertClient",
+                "AlertClient", "TestExecutors",
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -1,6 +1,7 @@
 import AlertQueue
 import Foundation
 import Locking
+import TestExecutors
 import Testing
 
 @testable import AlertQueuePostgres

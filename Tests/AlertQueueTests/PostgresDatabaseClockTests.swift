@@ -1,6 +1,7 @@
 import AlertQueue
 import AlertSpec
 import Foundation
+import TestExecutors
 import Testing
 
 @testable import AlertQueuePostgres
@@ -8,7 +9,7 @@ import Testing
 /// The production clock: PostgreSQL's `now()` decides TTLs, leases and holds, whatever `now` the
 /// caller passes (instances with skewed clocks agree). These tests wait for real, short TTLs and
 /// leases to pass; they assert states, not durations.
-@Suite("PostgreSQL queue store on the database clock")
+@Suite("PostgreSQL queue store on the database clock", .ownThread)
 struct PostgresDatabaseClockTests {
     static let databaseClock = PostgresQueueStore.Options(
         clock: .database, maximumConnections: 2, requestTimeout: .seconds(30), reachabilityTimeout: .seconds(10),

@@ -2,13 +2,14 @@ import AlertQueue
 import AlertSpec
 import Foundation
 import PostgresTestSupport
+import TestExecutors
 import Testing
 
 @testable import AlertQueuePostgres
 
 /// The database going away and coming back. Each test stops and starts a cluster of its own, so
 /// the tests sharing the process's cluster carry on.
-@Suite("PostgreSQL queue store failures")
+@Suite("PostgreSQL queue store failures", .ownThread)
 struct PostgresFailureTests {
     /// Options of a store that gives up quickly on calls, but not on connecting: a refused
     /// connection (the database down) fails at once anyway, and a fresh cluster on a loaded

@@ -3,13 +3,14 @@ import AlertSpec
 import Foundation
 import PostgresNIO
 import Synchronization
+import TestExecutors
 import Testing
 
 @testable import AlertQueuePostgres
 
 /// Wake-ups across instances: NOTIFY on every write, LISTEN on each instance, and the sweep that
 /// covers lost notifications.
-@Suite("PostgreSQL queue store notifications")
+@Suite("PostgreSQL queue store notifications", .ownThread)
 struct PostgresNotificationTests {
     @Test("Every write of another instance reaches the listener, with its session, in commit order")
     func writesAreHeardAcrossInstances() async throws {

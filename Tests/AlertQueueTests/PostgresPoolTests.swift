@@ -2,13 +2,14 @@ import AlertQueue
 import Foundation
 import PostgresNIO
 import PostgresTestSupport
+import TestExecutors
 import Testing
 
 @testable import AlertQueuePostgres
 
 /// The store's connection pool: idle connections serve whatever the other slots do, every slot
 /// reopens its connection, and idle connections are pinged.
-@Suite("PostgreSQL queue store pool")
+@Suite("PostgreSQL queue store pool", .ownThread)
 struct PostgresPoolTests {
     @Test("Every connection of the pool is opened and pinged every keep-alive interval")
     func idleConnectionsArePinged() async throws {

@@ -1,5 +1,6 @@
 import AlertSpec
 import Foundation
+import TestExecutors
 import Testing
 
 @testable import AlertQueue

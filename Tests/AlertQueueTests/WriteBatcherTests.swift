@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import GRDB
 import Locking
+import TestExecutors
 import Testing
 
 @testable import AlertQueue

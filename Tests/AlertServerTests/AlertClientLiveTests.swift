@@ -1,6 +1,7 @@
 import AlertClient
 import AlertSpec
 import Foundation
+import TestExecutors
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -9,7 +10,7 @@ import FoundationNetworking
 
 // The AlertClient library (URLSession) against the built `alertd serve`, as an app would use it.
 
-@Suite("AlertClient against the live alertd")
+@Suite("AlertClient against the live alertd", .ownThread)
 struct AlertClientLiveTests {
     private let adminToken = "admin-\(UUID().uuidString)"
 

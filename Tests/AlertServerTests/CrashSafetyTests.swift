@@ -8,13 +8,14 @@ import Foundation
 import PostgresTestSupport
 import Locking
 import Synchronization
+import TestExecutors
 import Testing
 
 // The built alertd executable, killed outright (SIGKILL, no shutdown path) while several clients
 // enqueue as fast as they can, then started again on the same store and data folder: every
 // enqueue it answered 201 is still there, once, whole.
 
-@Suite("alertd executable: crash safety under SIGKILL", .serialized)
+@Suite("alertd executable: crash safety under SIGKILL", .serialized, .ownThread)
 struct CrashSafetyTests {
     /// What the clients of all cycles were told, and what they sent without an answer.
     struct Ledger {

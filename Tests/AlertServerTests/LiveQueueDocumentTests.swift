@@ -11,13 +11,14 @@ import Dispatch
 import Foundation
 import MicroHTTP
 import Synchronization
+import TestExecutors
 import Testing
 
 // The session queue API of DESIGN.md ("HTTP API", "Queue semantics"), checked over real sockets
 // against the real server: MicroHTTP on libmicrohttpd serving AlertService with the built-in
 // catalogs and an in-memory SQLite queue store, on an ephemeral port.
 
-@Suite("Live server: queue answers against openapi.yaml")
+@Suite("Live server: queue answers against openapi.yaml", .ownThread)
 struct LiveQueueDocumentTests {
     let registry: CatalogRegistry
 

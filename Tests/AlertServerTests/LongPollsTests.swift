@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Locking
+import TestExecutors
 import Testing
 
 @testable import AlertServer
@@ -9,7 +10,7 @@ import Testing
 // enqueue hands its item over without a thread hop), everything else on other threads, and a
 // waiter is woken exactly once.
 
-@Suite("LongPolls")
+@Suite("LongPolls", .ownThread)
 struct LongPollsTests {
     /// Records, for each wake-up, whether it ran while `during` was on the stack of this thread.
     final class Wakes: Sendable {

@@ -4,12 +4,13 @@ import AlertServer
 import Foundation
 import Logging
 import MicroHTTP
+import TestExecutors
 import Testing
 
 // GET /metrics: Prometheus text; counts that move by what was done, route patterns and never
 // raw paths, the render cache, the queue's census by lane and state, long-polls, store errors.
 
-@Suite("Metrics")
+@Suite("Metrics", .ownThread)
 struct MetricsTests {
     static let render = "/v1/catalogs/app/alerts/questionExit"
     static let renderRoute = #"method="GET",route="/v1/catalogs/{catalog}/alerts/{type}""#

@@ -1,12 +1,13 @@
 import Foundation
 import PostgresTestSupport
+import TestExecutors
 import Testing
 
 // Two alertd processes on one PostgreSQL cluster of their own, which is stopped mid-run and
 // started again: the instances answer 503 problems while it is down (never hang, never crash),
 // and serve again by themselves when it is back.
 
-@Suite("alertd executables while their PostgreSQL is down")
+@Suite("alertd executables while their PostgreSQL is down", .ownThread)
 struct MultiInstanceOutageTests {
     @Test("a database that stops gives 503 problems and an unready /readyz; both instances recover by themselves")
     func outageAndRecovery() async throws {

@@ -1,12 +1,13 @@
 import Foundation
 import PostgresTestSupport
+import TestExecutors
 import Testing
 
 // Several alertd processes on one PostgreSQL database, as behind a load balancer with nothing
 // sticky: every guarantee of the queue holds across them, and a long-poll waiting on one is
 // woken by a write on another.
 
-@Suite("alertd executables on one PostgreSQL database", .serialized)
+@Suite("alertd executables on one PostgreSQL database", .serialized, .ownThread)
 struct MultiInstanceTests {
     /// A fresh database on the test process's shared cluster.
     private func database() async throws -> String {

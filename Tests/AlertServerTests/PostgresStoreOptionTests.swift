@@ -1,10 +1,11 @@
 import Foundation
 import PostgresTestSupport
+import TestExecutors
 import Testing
 
 // `alertd serve --store postgres://…` and its options, as an operator meets them at start-up.
 
-@Suite("alertd executable: the PostgreSQL store options")
+@Suite("alertd executable: the PostgreSQL store options", .ownThread)
 struct PostgresStoreOptionTests {
     @Test(
         "a PostgreSQL URL that cannot be used stops start-up with one line saying why, without the password",

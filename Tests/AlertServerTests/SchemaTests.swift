@@ -1,13 +1,14 @@
 import AlertCatalogs
 import AlertSpec
 import Foundation
+import TestExecutors
 import Testing
 
 /// openapi.yaml's spec schemas, checked by a real JSON Schema implementation (Python's
 /// `jsonschema`, Draft 2020-12) through `scripts/check_schema.py`: every spec the server renders
 /// must pass, and what the server's validator rejects the schema must reject too, at the same
 /// JSON pointer.
-@Suite("openapi.yaml's spec schemas, checked by a real JSON Schema validator")
+@Suite("openapi.yaml's spec schemas, checked by a real JSON Schema validator", .ownThread)
 struct SchemaTests {
     let registry: CatalogRegistry
 

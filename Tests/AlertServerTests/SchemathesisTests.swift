@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Foundation
+import TestExecutors
 import Testing
 
 // schemathesis (PyPI; `make test` installs it into .build/venv) generates requests from
@@ -19,7 +20,7 @@ import Testing
 // of one session and pins their `{session}` to it; this test issues the tokens and queues a few
 // alerts there first, so `next` has something to deliver and `ack` something to acknowledge.
 
-@Suite("schemathesis against the live alertd")
+@Suite("schemathesis against the live alertd", .ownThread)
 struct SchemathesisTests {
     /// The package root, found from this file.
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
