@@ -63,7 +63,7 @@ struct PostgresFailureTests {
         let database = try await PostgresTestDatabase.make()
         defer { database.remove() }
         let store = try PostgresQueueStore(url: "postgres://nobody@127.0.0.1:1/none?sslmode=disable", options: Self.impatient)
-        database.keep(Task { await store.run() })
+        database.keep(Task(executorPreference: OwnThread()) { await store.run() })
         // Then
         #expect(await !store.isReachable())
         let error = await Self.error { _ = try await store.enqueue(alert("app/a"), now: t0) }

@@ -43,7 +43,7 @@ struct PostgresPoolTests {
         let url = database.url.replacingOccurrences(of: "postgres://postgres@", with: "postgres://\(role)@")
         let log = RecordedLog()
         let store = try PostgresQueueStore(url: url, options: Self.options(connections: 2), logger: log.logger())
-        database.keep(Task { await store.run() })
+        database.keep(Task(executorPreference: OwnThread()) { await store.run() })
         // When: calls come one after another (postgres-nio's pool queued them all behind the
         // refused connection: each gave up as unavailable)
         for index in 0..<20 {

@@ -182,7 +182,9 @@ struct AlertClientLiveTests {
         let client = makeClient(base, token: admin.token)
 
         // Given a long-poll that would wait 20 s for an empty queue
-        let poll = Task { try await client.next(session: "client-cancel", wait: .seconds(20)) }
+        // (on a thread of its own, as the test is: on the shared pool, behind the blocking live
+        // tests, it once had not started when the test stopped waiting for it)
+        let poll = Task(executorPreference: OwnThread()) { try await client.next(session: "client-cancel", wait: .seconds(20)) }
         // (sent: a fixed pause was once too short while the whole suite ran on two cores)
         let sent = ContinuousClock.now + .seconds(10)
         while client.statistics.requests == 0, ContinuousClock.now < sent { try await Task.sleep(for: .milliseconds(50)) }

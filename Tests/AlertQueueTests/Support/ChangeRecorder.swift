@@ -2,6 +2,7 @@ import AlertQueue
 import Foundation
 import Locking
 import PostgresNIO
+import TestExecutors
 
 @testable import AlertQueuePostgres
 
@@ -10,16 +11,17 @@ final class ChangeRecorder: Sendable {
     private let changes = Locked<[QueueChange]>([])
 
     /// Starts `store.listen` — or iterates `store.changes()` — in a task kept by `database`
-    /// (stopped when it is removed).
+    /// (stopped when it is removed), on a thread of its own: the shared pool may be busy for
+    /// longer than a test waits to hear something.
     init(listeningTo store: PostgresQueueStore, keptBy database: PostgresTestDatabase, asStream: Bool = false) {
         if asStream {
             let stream = store.changes()
             database.keep(
-                Task {
+                Task(executorPreference: OwnThread()) {
                     for await change in stream { self.record(change) }
                 })
         } else {
-            database.keep(Task { await store.listen { change in self.record(change) } })
+            database.keep(Task(executorPreference: OwnThread()) { await store.listen { change in self.record(change) } })
         }
     }
 
@@ -60,7 +62,7 @@ final class RawListener: Sendable {
             configuration: store.endpoint.connectionConfiguration(), id: 9_999, logger: store.logger)
         let listening = Locked(false)
         database.keep(
-            Task {
+            Task(executorPreference: OwnThread()) {
                 try? await connection.listen(on: store.options.channel) { notifications in
                     listening.withLock { $0 = true }
                     for try await notification in notifications where !notification.payload.hasPrefix(PostgresQueueStore.listenerPrefix) {

@@ -4,6 +4,7 @@ import Foundation
 import PostgresTestSupport
 import Locking
 import Logging
+import TestExecutors
 import Testing
 
 /// A kind of queue store the contract suite runs against. Adding a store is adding one entry
@@ -92,7 +93,7 @@ final class PostgresTestDatabase: Sendable {
         options: PostgresQueueStore.Options = PostgresTestDatabase.patient, logger: Logger? = nil
     ) throws -> PostgresQueueStore {
         let store = try PostgresQueueStore(url: url, settings: settings, options: options, logger: logger)
-        keep(Task { await store.run() })
+        keep(Task(executorPreference: OwnThread()) { await store.run() })
         return store
     }
 
