@@ -24,7 +24,7 @@ VENV := .build/venv
 VENV_PACKAGES := 'jsonschema>=4.18' 'pyyaml>=6' 'schemathesis>=4.32.5,<4.33'
 ALERTD_TEST_PYTHON ?= $(CURDIR)/$(VENV)/bin/python
 
-.PHONY: run test test-sanitizers test-asan test-tsan build release deps test-deps test-venv bench bench-deps bench-connections bench-queue bench-instructions bench-postgres-deps bench-postgres clean
+.PHONY: run test test-sanitizers test-asan test-tsan build release deps test-deps test-venv bench bench-deps bench-connections bench-queue bench-instructions bench-postgres-deps bench-postgres bench-postgres-statements clean
 
 # Installs the Debian packages named in $(1) that are missing (one apt-get update, only if needed).
 define apt_install
@@ -133,6 +133,11 @@ bench-postgres-deps:
 
 bench-postgres: bench-postgres-deps release
 	scripts/bench-postgres.sh
+
+# The same kind of cluster with pg_stat_statements: each statement's planning and execution time
+# per batch of enqueues.
+bench-postgres-statements: bench-postgres-deps release
+	scripts/bench-postgres-statements.sh
 
 # The container's runtime stage, proved without a Docker engine (see scripts/image-check.sh):
 # debootstrap and chroot as root; readelf (binutils) maps the binary's libraries to packages;

@@ -22,32 +22,8 @@ PG_BIN=${PG_BIN:-/usr/lib/postgresql/15/bin}
 ALERTD_BIN=${ALERTD_BIN:-.build/release/alertd}
 ADMIN=bench-admin-token
 
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
-# PostgreSQL's programs refuse to run as root: run them as `postgres` when we are root.
-as_postgres() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
-
-work=$(mktemp -d)
-chmod 755 "$work"
-mkdir -m 700 "$work/data"
-[ "$(id -u)" = 0 ] && chown postgres:postgres "$work/data"
-servers=()
-cleanup() {
-  for pid in "${servers[@]}"; do kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done
-  if [ -f "$work/data/postmaster.pid" ]; then as_postgres "$PG_BIN/pg_ctl" -D "$work/data" -m fast -w stop >/dev/null 2>&1 || true; fi
-  rm -rf "$work"
-}
-trap cleanup EXIT
-
-PGPORT=$(free_port)
-as_postgres "$PG_BIN/initdb" -D "$work/data" -U postgres --auth=trust --encoding=UTF8 --no-locale >"$work/initdb.log" 2>&1
-cat >>"$work/data/postgresql.conf" <<CONF
-listen_addresses = '127.0.0.1'
-port = $PGPORT
-unix_socket_directories = '$work/data'
-max_connections = 200
-CONF
-as_postgres "$PG_BIN/pg_ctl" -D "$work/data" -l "$work/data/server.log" -w start >/dev/null
-psql() { "$PG_BIN/psql" -h 127.0.0.1 -p "$PGPORT" -U postgres -X -q "$@"; }
+. scripts/bench/postgres-cluster.sh
+start_cluster
 psql -d postgres -c "CREATE DATABASE anchor" -c "CREATE DATABASE alertd"
 echo "PostgreSQL $(psql -d postgres -tAc 'SHOW server_version') on 127.0.0.1:$PGPORT" \
   "(fsync $(psql -d postgres -tAc 'SHOW fsync'), synchronous_commit $(psql -d postgres -tAc 'SHOW synchronous_commit'))"
