@@ -25,12 +25,7 @@ psql -d alertd -c "CREATE EXTENSION pg_stat_statements"
 
 ulimit -n "$(ulimit -Hn)"
 PORT=$(free_port)
-"$ALERTD_BIN" serve --host 127.0.0.1 --port "$PORT" --store "postgres://postgres@127.0.0.1:$PGPORT/alertd?sslmode=disable" \
-  --store-pool-size "$POOL" --data-dir "$work" --admin-token "$ADMIN" --session-secret bench-secret --log-level warning \
-  >"$work/alertd.log" 2>&1 &
-servers+=($!)
-for _ in $(seq 100); do curl -sf "http://127.0.0.1:$PORT/readyz" >/dev/null && break; sleep 0.1; done
-curl -sf "http://127.0.0.1:$PORT/readyz" >/dev/null || { echo "alertd did not become ready:"; cat "$work/alertd.log"; exit 1; }
+start_alertd a "$PORT"
 
 ADMIN=$ADMIN ROUND=warm wrk -t2 -c32 -d2s -s scripts/bench/enqueue.lua "http://127.0.0.1:$PORT" >/dev/null
 psql -d alertd -c "SELECT pg_stat_statements_reset()" >/dev/null

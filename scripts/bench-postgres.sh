@@ -34,15 +34,6 @@ INSERT INTO items (session, content, enqueued_at) VALUES ('bench-' || :client_id
 SQL
 
 ulimit -n "$(ulimit -Hn)"
-store="postgres://postgres@127.0.0.1:$PGPORT/alertd?sslmode=disable"
-start_alertd() {  # name port (request lines off: the figures measure the store, not the log)
-  mkdir -p "$work/$1"
-  "$ALERTD_BIN" serve --host 127.0.0.1 --port "$2" --store "$store" --store-pool-size "$POOL" \
-    --data-dir "$work/$1" --admin-token "$ADMIN" --session-secret bench-secret --log-level warning >"$work/$1.log" 2>&1 &
-  servers+=($!)
-  for _ in $(seq 100); do curl -sf "http://127.0.0.1:$2/readyz" >/dev/null && return; sleep 0.1; done
-  echo "alertd $1 did not become ready:"; cat "$work/$1.log"; exit 1
-}
 PORT_A=$(free_port)
 start_alertd a "$PORT_A"
 

@@ -47,13 +47,14 @@ struct PostgresDatabaseClockTests {
     @Test("A lease runs on the database clock: held until it ends, then the item comes again")
     func leaseOnTheDatabaseClock() async throws {
         // Given: a two-second lease
+        let lease: TimeInterval = 2
         let database = try await PostgresTestDatabase.make()
         defer { database.remove() }
-        let store = try database.open(settings: QueueSettings(leaseDuration: 2), options: Self.databaseClock)
+        let store = try database.open(settings: QueueSettings(leaseDuration: lease), options: Self.databaseClock)
         _ = try await store.enqueue(alert("app/a"), now: t0)
         let first = try #require(try await store.next(session: session, now: .distantPast))
         let firstLeaseEnd = try #require(first.leaseUntil)
-        #expect(firstLeaseEnd.timeIntervalSince(first.enqueuedAt) >= 1.999)
+        #expect(firstLeaseEnd.timeIntervalSince(first.enqueuedAt) >= lease - 0.001)
         // When the caller's clock says the lease ended long ago, then it has not: nothing comes
         // while it lasts on the database's clock. (On a machine so busy that two seconds passed
         // between the two calls, it had ended there too: the item came again, and its new lease
@@ -61,7 +62,7 @@ struct PostgresDatabaseClockTests {
         var deliveries = 1
         if let early = try await store.next(session: session, now: .distantFuture) {
             deliveries += 1
-            let began = try #require(early.leaseUntil).addingTimeInterval(-2)
+            let began = try #require(early.leaseUntil).addingTimeInterval(-lease)
             #expect(began.timeIntervalSince(firstLeaseEnd) > -0.001, "delivered again at \(began); the lease ended at \(firstLeaseEnd)")
             #expect(began < Date().addingTimeInterval(60), "the new lease began on the caller's clock: \(began)")
         }

@@ -5,8 +5,10 @@
 #
 #   start_cluster [line ...]   initdb and start; each line is appended to postgresql.conf first
 #   psql ...                   psql as postgres on the cluster
+#   start_alertd name port     alertd on database `alertd` (which the caller creates), data in
+#                              $work/name, log in $work/name.log; returns once it is ready
 #
-# Needs PG_BIN.
+# Needs PG_BIN; start_alertd also ALERTD_BIN, POOL (--store-pool-size) and ADMIN.
 
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 # PostgreSQL's programs refuse to run as root: run them as `postgres` when we are root.
@@ -38,3 +40,13 @@ start_cluster() {
 }
 
 psql() { "$PG_BIN/psql" -h 127.0.0.1 -p "$PGPORT" -U postgres -X -q "$@"; }
+
+start_alertd() {  # name port (request lines off: the figures measure the store, not the log)
+  mkdir -p "$work/$1"
+  "$ALERTD_BIN" serve --host 127.0.0.1 --port "$2" --store "postgres://postgres@127.0.0.1:$PGPORT/alertd?sslmode=disable" \
+    --store-pool-size "$POOL" --data-dir "$work/$1" --admin-token "$ADMIN" --session-secret bench-secret --log-level warning \
+    >"$work/$1.log" 2>&1 &
+  servers+=($!)
+  for _ in $(seq 100); do curl -sf "http://127.0.0.1:$2/readyz" >/dev/null && return; sleep 0.1; done
+  echo "alertd $1 did not become ready:"; cat "$work/$1.log"; exit 1
+}

@@ -14,7 +14,7 @@ struct ChildRun: Sendable {
     var output: String
 
     /// Runs `executable` with `arguments`, standard input empty; terminated if it is still
-    /// running after `limit`.
+    /// running after `limit` (whole seconds).
     static func run(
         _ executable: URL, _ arguments: [String], environment: [String: String]? = nil, in folder: URL? = nil,
         limit: Duration = .seconds(600)
@@ -29,10 +29,8 @@ struct ChildRun: Sendable {
         process.standardError = output
         process.standardInput = FileHandle.nullDevice
         try process.run()
-        let (seconds, attoseconds) = limit.components
         let watchdog = DispatchWorkItem { [process] in if process.isRunning { process.terminate() } }
-        DispatchQueue.global().asyncAfter(
-            deadline: .now() + .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)), execute: watchdog)
+        DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(Int(limit.components.seconds)), execute: watchdog)
         defer { watchdog.cancel() }
         return await withCheckedContinuation { continuation in
             Thread { [process] in
