@@ -4,7 +4,8 @@
 #   1. raw SQLite commit rate on this disk (WAL, synchronous=NORMAL, one row per commit): the anchor
 #   2. enqueue throughput, 32 connections (wrk)
 #   3. enqueue -> next -> ack cycles per second (scripts/bench/cycle.c, one session per connection)
-#   4. 10,000 suspended long-polls: server memory per waiter; enqueue -> woken poll latency
+#   4. 10,000 suspended long-polls: server memory per waiter; enqueue -> woken poll latency, and
+#      beside it this VM's floor (a request that does no work, after the same idle gap)
 # DURATION (5s) and ROUNDS (3) are the enqueue and cycle rounds'; WAKE_ROUNDS (400) the
 # wake-ups'. (ROUNDS from the environment once reached the long-poll script as well: with
 # ROUNDS=4, its p99 came from four wake-ups.)
