@@ -16,6 +16,8 @@ public struct AlertService: HTTPHandler {
     let requests: RequestMetrics
     /// Answers of the routes that say `keeping`, by request target (see `KeptAnswers`).
     let kept: KeptAnswers
+    /// Handlers' outcomes made responses, problems logged (see `Answering`).
+    private let answering: Answering
 
     /// - Parameters:
     ///   - catalogs: the catalogs to list and render.
@@ -52,6 +54,7 @@ public struct AlertService: HTTPHandler {
         self.logger = logger
         self.requests = requests
         self.kept = KeptAnswers(capacity: renderCacheSize)
+        self.answering = Answering(metrics: metrics, logger: logger)
     }
 
     /// What the server should tell of every finished request: it counts it for `/metrics` and
@@ -75,6 +78,8 @@ public struct AlertService: HTTPHandler {
             return .respond(respond(to: http, match))
         }
         let request = Request(http: http, pathParameters: parameters)
+        // The closures below keep `answering`, not a copy of the service.
+        let answering = answering
         return .later { promise in
             // Immediate: the handler runs on this worker thread until it must wait (a long-poll,
             // a store that suspends), so a request answered without waiting costs no thread hop.
@@ -87,7 +92,7 @@ public struct AlertService: HTTPHandler {
                     try JSONContentType.require(http)
                     return try await handler(request)
                 })
-                settle(outcome, for: request) { response in
+                answering.settle(outcome, for: request) { response in
                     var response = response
                     response.route = route
                     promise.fulfill(response)
@@ -106,27 +111,10 @@ public struct AlertService: HTTPHandler {
                 return try await handler(request)
             })
             return await withCheckedContinuation { continuation in
-                settle(outcome, for: request) { continuation.resume(returning: $0) }
+                answering.settle(outcome, for: request) { continuation.resume(returning: $0) }
             }
         }
         return respond(to: http, match)
-    }
-
-    /// Turns what an async handler gave into the response `deliver` sends: now, or — for a
-    /// `PendingResponse` — once it is answered, however many times it waits again.
-    private func settle(
-        _ outcome: Result<any ResponseGenerator, any Error>, for request: Request, deliver: @escaping @Sendable (HTTPResponse) -> Void
-    ) {
-        do {
-            let generator = try outcome.get()
-            if let pending = generator as? PendingResponse {
-                pending.start { settle($0, for: request, deliver: deliver) }
-            } else {
-                deliver(try generator.response(for: request))
-            }
-        } catch {
-            deliver(problem(APIError(error), for: request, cause: error))
-        }
     }
 
     /// Routes and answers one request whose handler answers now (without a socket, in tests).
@@ -168,26 +156,7 @@ public struct AlertService: HTTPHandler {
             ?? HTTPResponse(status: error.status, contentType: "text/plain", text: error.description)
     }
 
-    /// The problem response for `error`; a 5xx is logged at error level with its `cause` (the
-    /// client's answer says only that it was logged), its method, path and request id, on one
-    /// line: control characters in the path are replaced here, and the log handler escapes any
-    /// left in the cause. No header is logged, so no token. A 503 from the store is counted.
     private func problem(_ error: APIError, for request: Request, cause: (any Error)? = nil) -> HTTPResponse {
-        if error.status >= 500 {
-            if error.code == QueueError.unavailable("").code { metrics.storeFailed() }
-            let path = String(String.UnicodeScalarView(request.http.path.unicodeScalars.map {
-                $0.properties.generalCategory == .control ? "?" : $0
-            }))
-            logger.error(
-                "request failed",
-                metadata: [
-                    "method": .string(request.http.method), "path": .string(path), "status": .stringConvertible(error.status),
-                    "request_id": .string(request.http.requestID),
-                    "cause": .string(String(describing: cause ?? error).replacing("\n", with: " ")),
-                ])
-        }
-        // Encoding a Problem cannot fail (strings and an integer); keep a plain answer regardless.
-        return (try? error.response(for: request))
-            ?? HTTPResponse(status: error.status, contentType: "text/plain", text: error.description)
+        answering.problem(error, for: request, cause: cause)
     }
 }
