@@ -156,6 +156,7 @@ public struct AlertService: HTTPHandler {
             ?? HTTPResponse(status: error.status, contentType: "text/plain", text: error.description)
     }
 
+    /// The problem response for `error`, its 5xx logged (see `Answering.problem`).
     private func problem(_ error: APIError, for request: Request, cause: (any Error)? = nil) -> HTTPResponse {
         answering.problem(error, for: request, cause: cause)
     }
