@@ -121,7 +121,9 @@ def measure():
     for round in range(ROUNDS):
         app = socket.create_connection((HOST, PORT))
         app.sendall(poll_request("wake", token, 10))
-        time.sleep(0.01)  # let it suspend (20 ms in all)
+        # Let it suspend: 20 ms in all, the floor's request in the middle, so that it and the
+        # enqueue each come after 10 ms of idle (before the floor, the enqueue came after 20).
+        time.sleep(0.01)
         # This VM's floor, measured the same way after the same idle gap: a request that does no
         # work (`/livez`), answered on the worker that read it, so two thread wake-ups (server,
         # then client) where a wake-up has those and its own work between them.
