@@ -46,6 +46,9 @@ struct Serve: ParsableCommand {
     @Option(help: "PostgreSQL store: seconds a store call may take before it answers 503; ALERTD_STORE_TIMEOUT. (default: 5)")
     var storeTimeout: Int?
 
+    @Option(help: "PostgreSQL store: least milliseconds between two NOTIFY statements of this instance, 0…500 (under load, another instance's long-poll hears of a write up to this much later); ALERTD_STORE_NOTIFY_SPACING. (default: 20)")
+    var storeNotifySpacing: Int?
+
     /// `--data-dir` and `--session-secret`, shared with `alertd token`.
     @OptionGroup var secrets: SecretOptions
 
@@ -142,7 +145,9 @@ struct Serve: ParsableCommand {
         let postgresOptions = PostgresQueueStore.Options(
             maximumConnections: settings.integer(
                 storePoolSize, flagName: "store-pool-size", env: "ALERTD_STORE_POOL_SIZE", default: 10),
-            requestTimeout: .seconds(settings.integer(storeTimeout, flagName: "store-timeout", env: "ALERTD_STORE_TIMEOUT", default: 5)))
+            requestTimeout: .seconds(settings.integer(storeTimeout, flagName: "store-timeout", env: "ALERTD_STORE_TIMEOUT", default: 5)),
+            notificationSpacing: .milliseconds(settings.integer(
+                storeNotifySpacing, flagName: "store-notify-spacing", env: "ALERTD_STORE_NOTIFY_SPACING", default: 20)))
         let givenAdminToken = settings.optionalString(
             adminToken, flagName: "admin-token", env: "ALERTD_ADMIN_TOKEN", secret: true,
             unset: "generated once, kept in DATA-DIR/\(Credentials.adminTokenFile)")
@@ -160,6 +165,9 @@ struct Serve: ParsableCommand {
         if queueSettings.maxQueueLength < 1 { settings.report("--max-queue-length must be at least 1") }
         if postgresOptions.maximumConnections < 1 { settings.report("--store-pool-size must be at least 1") }
         if postgresOptions.requestTimeout < .seconds(1) { settings.report("--store-timeout must be at least 1 second") }
+        if !(.zero ... .milliseconds(500)).contains(postgresOptions.notificationSpacing) {
+            settings.report("--store-notify-spacing must be from 0 to 500 milliseconds")
+        }
         if printConfig, settings.problems.isEmpty {
             // Before anything is created or opened: showing the settings changes nothing.
             say(settings.printed)

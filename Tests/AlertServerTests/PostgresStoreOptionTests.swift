@@ -57,4 +57,25 @@ struct PostgresStoreOptionTests {
         #expect(refused.status == 2)
         #expect(refused.standardError.contains("--store-pool-size must be at least 1"), "\(refused.standardError)")
     }
+
+    @Test("--store-notify-spacing is read from the flag or ALERTD_STORE_NOTIFY_SPACING, defaults to 20 ms, and refuses what is outside 0…500")
+    func notifySpacing() throws {
+        // When alertd prints its configuration without the setting, then with it from the environment
+        let unset = try AlertdProcess.run(["serve", "--print-config"])
+        let fromEnvironment = try AlertdProcess.run(
+            ["serve", "--print-config"], environment: ["ALERTD_STORE_NOTIFY_SPACING": "0"])
+
+        // Then the default is 20 and the environment's value is taken
+        #expect(unset.status == 0 && fromEnvironment.status == 0, "\(unset.standardError) \(fromEnvironment.standardError)")
+        #expect(unset.standardOutput.contains("store-notify-spacing: 20 "), "\(unset.standardOutput)")
+        #expect(fromEnvironment.standardOutput.contains("store-notify-spacing: 0 "), "\(fromEnvironment.standardOutput)")
+
+        // And a spacing below 0 or above 500 stops start-up with one line saying so
+        for value in ["-1", "501"] {
+            let refused = try AlertdProcess.run(["serve", "--port", "0", "--store-notify-spacing=\(value)"])
+            #expect(refused.exited && refused.status == 2, "\(value): status \(refused.status)")
+            #expect(refused.standardError == "alertd: --store-notify-spacing must be from 0 to 500 milliseconds\n",
+                "\(value): \(refused.standardError)")
+        }
+    }
 }
