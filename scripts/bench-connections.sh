@@ -10,6 +10,8 @@ DURATION=${DURATION:-5s}
 CONNECTIONS=${CONNECTIONS:-"64 128 256 512 1000"}
 URL="http://127.0.0.1:$PORT/v1/catalogs/app/alerts/questionExit"
 ALERTD_BIN=${ALERTD_BIN:-.build/release/alertd}
+. scripts/bench/build-check.sh
+describe_build "$ALERTD_BIN"
 data=$(mktemp -d)  # the generated secrets; removed at exit
 
 # wrk connects from one address: the per-client connection limit (default 128) is lifted here.

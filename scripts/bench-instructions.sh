@@ -29,6 +29,8 @@ COUNT=${COUNT:-3200}
 CONNECTIONS=${CONNECTIONS:-32}
 PORT=${PORT:-18383}
 ALERTD_BIN=${ALERTD_BIN:-.build/release/alertd}
+. scripts/bench/build-check.sh
+describe_build "$ALERTD_BIN"
 work=$(mktemp -d)
 server=
 trap '[ -n "$server" ] && kill "$server" 2>/dev/null; wait 2>/dev/null

@@ -15,6 +15,8 @@ DURATION=${DURATION:-6s}
 POOL=${POOL:-10}
 PG_BIN=${PG_BIN:-/usr/lib/postgresql/15/bin}
 ALERTD_BIN=${ALERTD_BIN:-.build/release/alertd}
+. scripts/bench/build-check.sh
+describe_build "$ALERTD_BIN"
 ADMIN=bench-admin-token
 
 . scripts/bench/postgres-cluster.sh

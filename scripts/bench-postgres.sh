@@ -20,6 +20,8 @@ POOL=${POOL:-10}
 ROUNDS=${ROUNDS:-300}
 PG_BIN=${PG_BIN:-/usr/lib/postgresql/15/bin}
 ALERTD_BIN=${ALERTD_BIN:-.build/release/alertd}
+. scripts/bench/build-check.sh
+describe_build "$ALERTD_BIN"
 ADMIN=bench-admin-token
 
 . scripts/bench/postgres-cluster.sh

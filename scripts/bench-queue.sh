@@ -6,13 +6,16 @@
 #   3. enqueue -> next -> ack cycles per second (scripts/bench/cycle.c, one session per connection)
 #   4. 10,000 suspended long-polls: server memory per waiter; enqueue -> woken poll latency, and
 #      beside it this VM's floor (a request that does no work, after the same idle gap)
-# DURATION (5s) and ROUNDS (3) are the enqueue and cycle rounds'; WAKE_ROUNDS (400) the
-# wake-ups'. (ROUNDS from the environment once reached the long-poll script as well: with
-# ROUNDS=4, its p99 came from four wake-ups.)
+# ALERTD_BIN (.build/release/alertd) is the build measured. DURATION (5s) and ROUNDS (3) are
+# the enqueue and cycle rounds'; WAKE_ROUNDS (400) the wake-ups'. (ROUNDS from the environment
+# once reached the long-poll script as well: with ROUNDS=4, its p99 came from four wake-ups.)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 echo "machine: $(nproc) cores, load average before: $(cut -d' ' -f1-3 /proc/loadavg) (figures are only comparable on an idle machine)"
 PORT=${PORT:-18282}
+ALERTD_BIN=${ALERTD_BIN:-.build/release/alertd}
+. scripts/bench/build-check.sh
+describe_build "$ALERTD_BIN"
 DURATION=${DURATION:-5s}
 ROUNDS=${ROUNDS:-3}
 ADMIN=bench-admin-token
@@ -33,7 +36,7 @@ PY
 
 ulimit -n "$(ulimit -Hn)"
 # Request lines off (--log-level warning): the figures measure the queue, not the log.
-.build/release/alertd serve --host 127.0.0.1 --port "$PORT" --store "sqlite:$work/alertd.sqlite" \
+"$ALERTD_BIN" serve --host 127.0.0.1 --port "$PORT" --store "sqlite:$work/alertd.sqlite" \
   --data-dir "$work" --admin-token "$ADMIN" --per-client-connection-limit 0 --log-level warning >"$work/server.log" 2>&1 &
 server=$!
 for _ in $(seq 50); do curl -sf "http://127.0.0.1:$PORT/livez" >/dev/null && break; sleep 0.1; done

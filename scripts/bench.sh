@@ -18,6 +18,8 @@ ROUNDS=${ROUNDS:-4}  # even: as many rounds in each order
 CONNECTIONS=${CONNECTIONS:-"64 128 256"}
 QUEUE=${QUEUE:-1}  # 0 skips the queue figures
 ALERTD_BIN=${ALERTD_BIN:-.build/release/alertd}
+. scripts/bench/build-check.sh
+describe_build "$ALERTD_BIN"
 RENDER_PATH="/v1/catalogs/app/alerts/questionExit?locale=zh-Hans"
 
 echo "machine: $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2 / 1048576}' /proc/meminfo), $(uname -r)," \

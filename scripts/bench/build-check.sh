@@ -1,0 +1,15 @@
+# Sourced by the benchmarks: says which build of alertd they measure, and warns when a source
+# file changed after that build. A build an experiment left in .build/release measures the
+# experiment, not the tree: `make bench-…` builds first, a script run by hand does not (five
+# runs of 2026-11-27 measured such a leftover; see BENCHMARKS.md).
+
+describe_build() {  # binary
+  local changed
+  changed=$(find Sources Package.swift -newer "$1" -type f \( -name '*.swift' -o -name '*.c' -o -name '*.h' \) 2>/dev/null \
+    | head -3 | tr '\n' ' ' || true)
+  echo "alertd build: $1, built $(date -u -r "$1" '+%Y-%m-%d %H:%M UTC'), sha256 $(sha256sum "$1" | cut -c1-12);" \
+    "tree $(git describe --always --dirty 2>/dev/null || echo unknown)"
+  if [ -n "$changed" ]; then
+    echo "WARNING: changed since this build: ${changed}(make release, or make bench-…, builds the tree)"
+  fi
+}
