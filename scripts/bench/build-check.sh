@@ -5,8 +5,9 @@
 
 describe_build() {  # binary
   local changed
-  changed=$(find Sources Package.swift -newer "$1" -type f \( -name '*.swift' -o -name '*.c' -o -name '*.h' \) 2>/dev/null \
-    | head -3 | tr '\n' ' ' || true)
+  # Every file of the package counts: the resources (openapi.yaml, the string catalogs) are
+  # built into the binary too.
+  changed=$(find Sources Package.swift -newer "$1" -type f 2>/dev/null | head -3 | tr '\n' ' ' || true)
   echo "alertd build: $1, built $(date -u -r "$1" '+%Y-%m-%d %H:%M UTC'), sha256 $(sha256sum "$1" | cut -c1-12);" \
     "tree $(git describe --always --dirty 2>/dev/null || echo unknown)"
   if [ -n "$changed" ]; then
