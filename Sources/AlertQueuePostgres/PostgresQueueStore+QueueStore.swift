@@ -1,0 +1,105 @@
+import AlertQueue
+import Foundation
+import PostgresNIO
+
+/// The `QueueStore` calls: each is one transaction on a connection of the pool (`perform`); a
+/// step that may change its session goes through `write`, which hands the session to the
+/// notifier once the step committed. Enqueues are gathered into batches (`EnqueueBatcher`,
+/// `PostgresQueueStore+EnqueueBatch.swift`); the steps' statements are in
+/// `PostgresQueueStore+Steps.swift` and `+Next.swift`.
+extension PostgresQueueStore {
+    public func enqueue(_ item: NewItem, now: Date) async throws -> EnqueueResult {
+        try await enqueues.enqueue(item, now: now) { batch in await self.runEnqueueBatch(batch) }
+    }
+
+    public func next(session: String, now: Date) async throws -> QueueItem? {
+        try await perform { connection in try await self.claimNext(session: session, now: now, on: connection) }
+    }
+
+    public func acknowledge(
+        session: String, ticket: String, now: Date, chain: @escaping @Sendable (QueueItem) throws -> NewItem?
+    ) async throws -> Acknowledgement {
+        try await write(session: session) { connection in
+            try await self.acknowledge(session: session, ticket: ticket, now: now, chain: chain, on: connection)
+        }
+    }
+
+    public func items(session: String, now: Date) async throws -> [QueueItem] {
+        try await write(session: session) { connection in try await self.listing(session: session, now: now, on: connection) }
+    }
+
+    public func item(session: String, ticket: String) async throws -> QueueItem? {
+        try await perform { connection in
+            let rows = try await connection.query(
+                """
+                SELECT \(unescaped: ItemRow.columns) FROM alertd.items WHERE ticket = \(ticket) AND session = \(session)
+                """, logger: self.logger)
+            return try await ItemRow.items(from: rows, contents: self.contents).first
+        }
+    }
+
+    public func cancel(session: String, ticket: String?, now: Date) async throws -> Int {
+        try await write(session: session) { connection in
+            try await self.cancel(session: session, ticket: ticket, now: now, on: connection)
+        }
+    }
+
+    public func hold(session: String, until: Date?) async throws {
+        try await write(session: session) { connection in
+            try await self.hold(session: session, until: until, on: connection)
+        }
+    }
+
+    public func holdUntil(session: String, now: Date) async throws -> Date? {
+        try await perform { connection in
+            let rows = try await connection.query(
+                """
+                SELECT hold_until, extract(epoch FROM now())::float8 FROM alertd.sessions WHERE session = \(session)
+                """, logger: self.logger
+            ).collect()
+            guard let row = rows.first else { return nil }
+            let (until, databaseNow) = try row.decode((Double?, Double).self)
+            let deadline = until.map(Date.init(timeIntervalSince1970:))
+            return QueuePolicy.isHolding(until: deadline, now: self.clock(caller: now, database: databaseNow)) ? deadline : nil
+        }
+    }
+
+    /// Every instance's items, at the store's clock (the database's, unless `options.clock` is
+    /// the caller's, as in every call).
+    public func census(now: Date) async throws -> QueueCensus {
+        let caller: Double? = if case .caller = options.clock { now.timeIntervalSince1970 } else { nil }
+        return try await perform { connection in
+            let rows = try await connection.query(
+                """
+                SELECT lane,
+                    CASE WHEN state = 'queued' AND expires_at <= coalesce(\(caller)::float8, extract(epoch FROM now())::float8)
+                        THEN 'expired' ELSE state END AS counted,
+                    count(*)
+                FROM alertd.items WHERE state IN ('queued', 'presenting', 'expired', 'dead')
+                GROUP BY lane, counted
+                """, logger: self.logger
+            ).collect()
+            var census = QueueCensus()
+            for row in rows {
+                let (lane, state, count) = try row.decode((String, String, Int).self)
+                census.add(lane: lane, state: state, count: count)
+            }
+            return census
+        }
+    }
+
+    /// Whether the store can serve: PostgreSQL answers `SELECT 1` within
+    /// `options.reachabilityTimeout`, and its schema is migrated and not newer than this version's
+    /// (the first call migrates it).
+    public func isReachable() async -> Bool {
+        do {
+            let answer = try await withDeadline(options.reachabilityTimeout) {
+                try await self.ensureMigrated()
+                return try await self.pool.query("SELECT 1").first?.decode(Int.self)
+            }
+            return answer == 1
+        } catch {
+            return false
+        }
+    }
+}
