@@ -116,6 +116,10 @@ public struct QueuePolicy: Sendable, Equatable {
 
     /// Queues `item` (made by `makeItem`), or returns the live item of the session with its
     /// dedupe key. A new HUD cancels the session's queued HUDs.
+    ///
+    /// The PostgreSQL store inserts a batch of enqueues in one statement where none of these
+    /// rules but the insert applies (`alertd.enqueue_items` tells those cases apart in SQL, and
+    /// this function, run on the same items, must agree). A rule added here needs its case there.
     /// - Throws: `QueueError.queueFull` when the session would hold more than `maxQueueLength`
     ///   live items; `items` is then left as prepared.
     public func enqueue(_ item: QueueItem, into items: inout SessionItems, now: Date) throws(QueueError) -> EnqueueResult {

@@ -4,19 +4,33 @@ import Locking
 import PostgresNIO
 import Synchronization
 
-/// A batch of enqueues (`EnqueueBatcher`) in one transaction: `BEGIN`, `alertd.lock_sessions`
-/// (every session of the batch locked, their live items loaded, one sequence per enqueue), the
-/// policy applied in Swift to each enqueue in turn — one after another on the same items when
-/// they share a session, exactly as if they had come one by one — then one multi-row insert (and
-/// an update per item the policy changed), `COMMIT`, the changed sessions handed to
-/// `ChangeNotifier` for their NOTIFY, and the answers.
+/// A batch of enqueues (`EnqueueBatcher`) in one transaction, then the changed sessions handed to
+/// `ChangeNotifier` for their NOTIFY, and the answers. Two ways:
+/// - **At once**, tried first: one statement, `alertd.enqueue_items`, which locks the sessions,
+///   loads their live items and inserts the batch when the policy would simply insert every
+///   enqueue (the common case: no duplicate, no HUD to replace, no ended lease or TTL, room in
+///   the queue). One round trip and no `BEGIN`/`COMMIT` statements: 10–15 % less CPU per enqueue
+///   than the general way (BENCHMARKS.md, 2026-11-27 evening). The policy, applied here to the
+///   items it loaded, gives the answers (each one's position).
+/// - **The general way**, when the function inserted nothing: `BEGIN`, `alertd.lock_sessions`
+///   (every session of the batch locked, their live items loaded, one sequence per enqueue), the
+///   policy applied in Swift to each enqueue in turn — one after another on the same items when
+///   they share a session, exactly as if they had come one by one — then one multi-row insert
+///   (and an update per item the policy changed) and `COMMIT`.
 extension PostgresQueueStore {
     /// Runs `batch` and answers every member once: its result or refusal (queue full) after the
-    /// commit; the store's error when the transaction failed.
+    /// commit; the store's error when the transaction failed. The members `enqueue_items` held
+    /// back run the general way, in a transaction of their own.
     func runEnqueueBatch(_ batch: [EnqueueBatcher.Pending], seeingLiveItems: Bool = true) async {
+        var batch = batch
+        if seeingLiveItems {
+            batch = await runAtOnce(batch)
+            if batch.isEmpty { return }
+        }
+        let writes = batch.map { ($0.item, $0.now) }
         do {
             let outcomes = try await perform { connection in
-                try await self.enqueueBatch(batch.map { ($0.item, $0.now) }, seeingLiveItems: seeingLiveItems, on: connection)
+                try await self.enqueueBatch(writes, seeingLiveItems: seeingLiveItems, on: connection)
             }
             for (member, outcome) in zip(batch, outcomes) { member.answer.resume(with: outcome) }
         } catch is BatchRunsAlone {
@@ -36,6 +50,23 @@ extension PostgresQueueStore {
             }
         } catch {
             for member in batch { member.answer.resume(throwing: error) }
+        }
+    }
+
+    /// `enqueueAtOnce` for `batch`: answers the members it inserted (or every member, with the
+    /// store's error, when it failed) and returns those it held back.
+    private func runAtOnce(_ batch: [EnqueueBatcher.Pending]) async -> [EnqueueBatcher.Pending] {
+        let writes = batch.map { ($0.item, $0.now) }
+        do {
+            let outcomes = try await perform { connection in try await self.enqueueAtOnce(writes, on: connection) }
+            var heldBack: [EnqueueBatcher.Pending] = []
+            for (member, outcome) in zip(batch, outcomes) {
+                if let outcome { member.answer.resume(with: outcome) } else { heldBack.append(member) }
+            }
+            return heldBack
+        } catch {
+            for member in batch { member.answer.resume(throwing: error) }
+            return []
         }
     }
 
@@ -80,16 +111,70 @@ extension PostgresQueueStore {
         return decided.outcomes
     }
 
+    /// The batch in one statement, `alertd.enqueue_items`: each enqueue's outcome, or nil for
+    /// those of the sessions the function held back (it wrote nothing for them, and they run the
+    /// general way). The policy, applied here to the items the function loaded, gives the
+    /// inserted enqueues' answers; it must agree that each was simply inserted, and a
+    /// disagreement fails the batch rather than answer for rows the policy would not have written.
+    private func enqueueAtOnce(
+        _ writes: [(item: NewItem, now: Date)], on connection: PostgresConnection
+    ) async throws -> [Result<EnqueueResult, any Error>?] {
+        let items = writes.map(\.item)
+        let tickets = writes.map { QueueTicket.make(at: $0.now) }
+        let contents = try zip(items, tickets).map { item, ticket in try self.contents.json(item.content, key: ticket) }
+        // With the caller's clock, the times are the caller's, and the expiry is computed here
+        // exactly as `QueuePolicy.makeItem` computes it; with the database's, there.
+        let callers = options.clock == .caller
+        let nows = writes.map { callers ? $0.now.timeIntervalSince1970 : .nan }
+        let expires = writes.map { write in
+            callers ? write.item.ttl.map { write.now.addingTimeInterval($0).timeIntervalSince1970 } ?? .nan : .nan
+        }
+        func column<Element>(_ value: (NewItem) -> Element) -> BinaryArray<Element> { BinaryArray(items.map(value)) }
+        let rows = try await connection.query(
+            """
+            SELECT * FROM alertd.enqueue_items(\(BinaryArray(tickets))::text[], \(column(\.session))::text[], \
+            \(BinaryArray(contents))::text[], \(column { Int64($0.priority) })::bigint[], \(column(\.lane.rawValue))::text[], \
+            \(column(\.dedupeKey))::text[], \(column { $0.ttl ?? .nan })::float8[], \(BinaryArray(expires))::float8[], \
+            \(column(\.atHead))::boolean[], \(BinaryArray(nows))::float8[], \(policy.settings.maxQueueLength)::integer)
+            """, logger: logger
+        ).collect()
+        guard let first = rows.first else { throw PostgresStoreError.unreadableRow("enqueue_items returned no row") }
+        let heldBack = Set(try first.makeRandomAccess()[15].decode([String].self))
+        let inserted = writes.indices.filter { !heldBack.contains(writes[$0].item.session) }
+        var outcomes = [Result<EnqueueResult, any Error>?](repeating: nil, count: writes.count)
+        guard !inserted.isEmpty else { return outcomes }
+        let sessions = Array(Set(inserted.map { items[$0].session }))
+        let decided = try decide(
+            inserted.map { writes[$0] }, sessions: sessions, locked: rows, seeingLiveItems: true,
+            tickets: inserted.map { tickets[$0] }, sequencesAt: inserted)
+        let agrees = decided.all.allSatisfy { $0.updated.isEmpty }
+            && zip(decided.outcomes, inserted).allSatisfy { outcome, index in
+                if case .success(let result) = outcome { result.created && result.item.ticket == tickets[index] } else { false }
+            }
+        guard agrees else {
+            logger.error("alertd.enqueue_items inserted enqueues that the queue policy would not have inserted as they are")
+            throw PostgresStoreError.unreadableRow("enqueue_items and the queue policy disagree")
+        }
+        notifier.gather(sessions)
+        for (outcome, index) in zip(decided.outcomes, inserted) { outcomes[index] = outcome }
+        return outcomes
+    }
+
     /// The policy applied to each enqueue in turn, on the items `lock_sessions` returned (none
-    /// unless `seeingLiveItems`).
+    /// unless `seeingLiveItems`), under `tickets` when given. The returned sequences are the
+    /// writes' in order, or, with `sequencesAt`, those at its indices are.
     private func decide(
-        _ writes: [(item: NewItem, now: Date)], sessions: [String], locked rows: [PostgresRow], seeingLiveItems: Bool
+        _ writes: [(item: NewItem, now: Date)], sessions: [String], locked rows: [PostgresRow], seeingLiveItems: Bool,
+        tickets: [String]? = nil, sequencesAt indices: [Int]? = nil
     ) throws -> (outcomes: [Result<EnqueueResult, any Error>], all: [SessionItems]) {
         guard let first = rows.first else { throw PostgresStoreError.unreadableRow("lock_sessions returned no row") }
         let columns = first.makeRandomAccess()
         let databaseNow = try columns[13].decode(Double.self)
-        let sequences = try columns[14].decode([Int64].self)
-        guard sequences.count == writes.count else { throw PostgresStoreError.unreadableRow("too few sequences") }
+        let returned = try columns[14].decode([Int64].self)
+        guard returned.count > indices?.max() ?? (writes.count - 1) else {
+            throw PostgresStoreError.unreadableRow("too few sequences")
+        }
+        let sequences = indices.map { $0.map { returned[$0] } } ?? returned
         var loaded: [String: [QueueItem]] = [:]
         for row in rows where seeingLiveItems && row.makeRandomAccess()[0].bytes != nil {
             let item = try ItemRow.item(from: row, contents: contents)
@@ -101,7 +186,8 @@ extension PostgresQueueStore {
         outcomes.reserveCapacity(writes.count)
         for (index, write) in writes.enumerated() {
             let now = clock(caller: write.now, database: databaseNow)
-            let candidate = policy.makeItem(write.item, ticket: QueueTicket.make(at: now), sequence: sequences[index], now: now)
+            let ticket = tickets?[index] ?? QueueTicket.make(at: now)
+            let candidate = policy.makeItem(write.item, ticket: ticket, sequence: sequences[index], now: now)
             // A refused enqueue leaves the items as they were before it (its transaction, alone,
             // would have been rolled back).
             var items = bySession[write.item.session]!
@@ -124,6 +210,11 @@ extension PostgresQueueStore {
     /// `items` enqueued as one batch that does not see the live items, as a writer racing it
     /// would not: only the unique index can find a duplicate. For tests of that path.
     func enqueueBatchUnseen(_ items: [NewItem], now: Date) async throws -> [EnqueueResult] {
+        try await enqueueAsOneBatch(items, now: now, seeingLiveItems: false)
+    }
+
+    /// `items` enqueued as one batch, whatever else is under way. For tests.
+    func enqueueAsOneBatch(_ items: [NewItem], now: Date, seeingLiveItems: Bool = true) async throws -> [EnqueueResult] {
         let gathered = Locked<[EnqueueBatcher.Pending]>([])
         return try await withThrowingTaskGroup(of: (Int, EnqueueResult).self) { group in
             for (index, item) in items.enumerated() {
@@ -133,7 +224,7 @@ extension PostgresQueueStore {
                             pending.append(EnqueueBatcher.Pending(item: item, now: now, answer: continuation))
                             return pending.count == items.count ? pending : nil
                         }
-                        if let all { Task { await self.runEnqueueBatch(all, seeingLiveItems: false) } }
+                        if let all { Task { await self.runEnqueueBatch(all, seeingLiveItems: seeingLiveItems) } }
                     }
                     return (index, result)
                 }

@@ -85,6 +85,7 @@ extension PostgresQueueStore {
             ]),
         Migration(name: "lockFunctionsPlanEachCall", statements: [lockSessionFunctionV2, lockSessionsFunctionV2]),
         Migration(name: "insertItemsFunction", statements: [insertItemsFunction]),
+        Migration(name: "enqueueItemsFunction", statements: [enqueueItemsFunction]),
     ]
 
     /// `alertd.lock_session(session, with_sequence, states, ticket)`: a write's first round trip.
