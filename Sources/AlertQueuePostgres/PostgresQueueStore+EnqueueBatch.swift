@@ -7,12 +7,13 @@ import Synchronization
 /// A batch of enqueues (`EnqueueBatcher`) in one transaction, then the changed sessions handed to
 /// `ChangeNotifier` for their NOTIFY, and the answers. Two ways:
 /// - **At once**, tried first: one statement, `alertd.enqueue_items`, which locks the sessions,
-///   loads their live items and inserts the batch when the policy would simply insert every
-///   enqueue (the common case: no duplicate, no HUD to replace, no ended lease or TTL, room in
-///   the queue). One round trip and no `BEGIN`/`COMMIT` statements: 10–15 % less CPU per enqueue
-///   than the general way (BENCHMARKS.md, 2026-11-27 evening). The policy, applied here to the
-///   items it loaded, gives the answers (each one's position).
-/// - **The general way**, when the function inserted nothing: `BEGIN`, `alertd.lock_sessions`
+///   loads their live items and inserts the enqueues of the sessions where the policy would
+///   simply insert each one (the common case: no duplicate, no HUD to replace, no ended lease or
+///   TTL, room in the queue), holding the other sessions back. One round trip and no
+///   `BEGIN`/`COMMIT` statements: about 10 % less of the machine per enqueue than the general way
+///   (BENCHMARKS.md, 2026-11-27 evening). The policy, applied here to the items it loaded, gives
+///   the answers (each one's position).
+/// - **The general way**, for the sessions held back: `BEGIN`, `alertd.lock_sessions`
 ///   (every session of the batch locked, their live items loaded, one sequence per enqueue), the
 ///   policy applied in Swift to each enqueue in turn — one after another on the same items when
 ///   they share a session, exactly as if they had come one by one — then one multi-row insert
@@ -152,8 +153,9 @@ extension PostgresQueueStore {
                 if case .success(let result) = outcome { result.created && result.item.ticket == tickets[index] } else { false }
             }
         guard agrees else {
-            logger.error("alertd.enqueue_items inserted enqueues that the queue policy would not have inserted as they are")
-            throw PostgresStoreError.unreadableRow("enqueue_items and the queue policy disagree")
+            let error = PostgresStoreError.policyDisagreement(tickets: inserted.map { tickets[$0] })
+            logger.error("\(error)")
+            throw error
         }
         notifier.gather(sessions)
         for (outcome, index) in zip(decided.outcomes, inserted) { outcomes[index] = outcome }

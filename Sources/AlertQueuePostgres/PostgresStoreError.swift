@@ -8,6 +8,7 @@ public struct PostgresStoreError: Error, Sendable, Equatable, CustomStringConver
         case invalidOptions(String)
         case newerSchema([String])
         case unreadableRow(String)
+        case policyDisagreement(tickets: [String])
     }
 
     private let reason: Reason
@@ -26,6 +27,11 @@ public struct PostgresStoreError: Error, Sendable, Equatable, CustomStringConver
     /// A row this version cannot read (written by a newer one, or edited by hand).
     public static func unreadableRow(_ why: String) -> Self { .init(reason: .unreadableRow(why)) }
 
+    /// `alertd.enqueue_items` inserted enqueues (`tickets`) that `QueuePolicy`, run on the same
+    /// items, would not simply have inserted: the function's hold-back rules and the policy's
+    /// enqueue rules differ, a bug. The enqueues were not answered as queued.
+    static func policyDisagreement(tickets: [String]) -> Self { .init(reason: .policyDisagreement(tickets: tickets)) }
+
     /// Whether this is `newerSchema`: a database this version must not write.
     public var isNewerSchema: Bool {
         if case .newerSchema = reason { true } else { false }
@@ -41,6 +47,9 @@ public struct PostgresStoreError: Error, Sendable, Equatable, CustomStringConver
             "The queue database was migrated by a newer alertd (unknown migrations: \(names.joined(separator: ", ")))."
         case .unreadableRow(let why):
             "The queue database holds a row alertd cannot read: \(why)."
+        case .policyDisagreement(let tickets):
+            "alertd.enqueue_items inserted items the queue policy would not have inserted as they are "
+                + "(tickets \(tickets.joined(separator: ", "))): its rules and QueuePolicy.enqueue differ."
         }
     }
 
