@@ -1,4 +1,5 @@
 import AlertQueue
+import AlertSpec
 import Foundation
 import Locking
 import PostgresNIO

@@ -29,7 +29,8 @@ public struct PostgresStoreError: Error, Sendable, Equatable, CustomStringConver
 
     /// `alertd.enqueue_items` inserted enqueues (`tickets`) that `QueuePolicy`, run on the same
     /// items, would not simply have inserted: the function's hold-back rules and the policy's
-    /// enqueue rules differ, a bug. The enqueues were not answered as queued.
+    /// enqueue rules differ, a bug. Their rows stay; the enqueues are answered with this error
+    /// instead of the policy's answers (a retry finds them by their dedupe keys).
     static func policyDisagreement(tickets: [String]) -> Self { .init(reason: .policyDisagreement(tickets: tickets)) }
 
     /// Whether this is `newerSchema`: a database this version must not write.
