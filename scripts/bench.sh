@@ -212,5 +212,5 @@ if [ "$QUEUE" = 1 ]; then
   nginx_pid=""
   echo
   echo "== the queue on SQLite (scripts/bench-queue.sh)"
-  scripts/bench-queue.sh
+  ALERTD_BIN="$ALERTD_BIN" scripts/bench-queue.sh
 fi

@@ -94,7 +94,10 @@ extension PostgresQueueStore {
                 "SELECT * FROM alertd.lock_sessions(\(BinaryArray(sessions))::text[], \(writes.count)::integer)", logger: logger
             ).collect()
             try ahead.check()
-            decided = try decide(writes, sessions: sessions, locked: rows, seeingLiveItems: seeingLiveItems)
+            let stamps = try Self.stamps(of: rows, count: writes.count, from: "lock_sessions")
+            decided = try decide(
+                writes, sessions: sessions, locked: rows, seeingLiveItems: seeingLiveItems, databaseNow: stamps.now,
+                sequences: stamps.sequences)
             for item in decided.all.flatMap(\.updated) { ahead.send(ItemRow.updateProgress(of: item)) }
             let inserted = decided.all.flatMap(\.inserted)
             if !inserted.isEmpty { ahead.send(try ItemRow.insert(inserted, contents: contents)) }
@@ -140,15 +143,15 @@ extension PostgresQueueStore {
             \(column(\.atHead))::boolean[], \(BinaryArray(nows))::float8[], \(policy.settings.maxQueueLength)::integer)
             """, logger: logger
         ).collect()
-        guard let first = rows.first else { throw PostgresStoreError.unreadableRow("enqueue_items returned no row") }
-        let heldBack = Set(try first.makeRandomAccess()[15].decode([String].self))
+        let stamps = try Self.stamps(of: rows, count: writes.count, from: "enqueue_items")
+        let heldBack = Set(try rows[0].makeRandomAccess()[15].decode([String].self))
         let inserted = writes.indices.filter { !heldBack.contains(writes[$0].item.session) }
         var outcomes = [Result<EnqueueResult, any Error>?](repeating: nil, count: writes.count)
         guard !inserted.isEmpty else { return outcomes }
         let sessions = Array(Set(inserted.map { items[$0].session }))
         let decided = try decide(
-            inserted.map { writes[$0] }, sessions: sessions, locked: rows, seeingLiveItems: true,
-            tickets: inserted.map { tickets[$0] }, sequencesAt: inserted)
+            inserted.map { writes[$0] }, sessions: sessions, locked: rows, seeingLiveItems: true, databaseNow: stamps.now,
+            sequences: inserted.map { stamps.sequences[$0] }, tickets: inserted.map { tickets[$0] })
         let agrees = decided.all.allSatisfy { $0.updated.isEmpty }
             && zip(decided.outcomes, inserted).allSatisfy { outcome, index in
                 if case .success(let result) = outcome { result.created && result.item.ticket == tickets[index] } else { false }
@@ -163,21 +166,24 @@ extension PostgresQueueStore {
         return outcomes
     }
 
-    /// The policy applied to each enqueue in turn, on the items `lock_sessions` returned (none
-    /// unless `seeingLiveItems`), under `tickets` when given. The returned sequences are the
-    /// writes' in order, or, with `sequencesAt`, those at its indices are.
+    /// What every row of `lock_sessions` and `enqueue_items` carries after the item's columns:
+    /// the database's `now()` and `count` fresh sequences, one per enqueue in order.
+    private static func stamps(
+        of rows: [PostgresRow], count: Int, from function: String
+    ) throws -> (now: Double, sequences: [Int64]) {
+        guard let first = rows.first else { throw PostgresStoreError.unreadableRow("\(function) returned no row") }
+        let columns = first.makeRandomAccess()
+        let stamps = (now: try columns[13].decode(Double.self), sequences: try columns[14].decode([Int64].self))
+        guard stamps.sequences.count == count else { throw PostgresStoreError.unreadableRow("\(function): too few sequences") }
+        return stamps
+    }
+
+    /// The policy applied to each enqueue in turn, at `sequences` (one per write) and under
+    /// `tickets` when given, on the items the rows carry (none unless `seeingLiveItems`).
     private func decide(
         _ writes: [(item: NewItem, now: Date)], sessions: [String], locked rows: [PostgresRow], seeingLiveItems: Bool,
-        tickets: [String]? = nil, sequencesAt indices: [Int]? = nil
+        databaseNow: Double, sequences: [Int64], tickets: [String]? = nil
     ) throws -> (outcomes: [Result<EnqueueResult, any Error>], all: [SessionItems]) {
-        guard let first = rows.first else { throw PostgresStoreError.unreadableRow("lock_sessions returned no row") }
-        let columns = first.makeRandomAccess()
-        let databaseNow = try columns[13].decode(Double.self)
-        let returned = try columns[14].decode([Int64].self)
-        guard returned.count > indices?.max() ?? (writes.count - 1) else {
-            throw PostgresStoreError.unreadableRow("too few sequences")
-        }
-        let sequences = indices.map { $0.map { returned[$0] } } ?? returned
         var loaded: [String: [QueueItem]] = [:]
         for row in rows where seeingLiveItems && row.makeRandomAccess()[0].bytes != nil {
             let item = try ItemRow.item(from: row, contents: contents)

@@ -1,7 +1,9 @@
 import Foundation
 
-/// Why a PostgreSQL queue store could not be set up. A struct around a private enum, so cases can
-/// be added. (Once set up, the store reports an unreachable database as `QueueError.unavailable`.)
+/// Why a PostgreSQL queue store could not be set up, or what it found that it cannot answer for
+/// (a row it cannot read, its enqueue function disagreeing with the policy). A struct around a
+/// private enum, so cases can be added. (Once set up, the store reports an unreachable database
+/// as `QueueError.unavailable`.)
 public struct PostgresStoreError: Error, Sendable, Equatable, CustomStringConvertible {
     private enum Reason: Equatable {
         case malformedURL(url: String, reason: String)
