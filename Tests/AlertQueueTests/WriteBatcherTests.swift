@@ -19,21 +19,9 @@ struct WriteBatcherTests {
     func failedWriteUndoneAlone(changedRowsFirst: Bool) async throws {
         // Given: a write that holds the writer until four more wait for it
         let queue = try DatabaseQueue()
-        try await queue.write { db in try db.execute(sql: "CREATE TABLE t (x INTEGER PRIMARY KEY)") }
         let batcher = WriteBatcher(writer: queue)
-        let holding = Locked(false)
-        let release = DispatchSemaphore(value: 0)
-        // On a thread of its own: a write alone runs on its caller's thread, and blocking one of
-        // the few threads of Swift's shared pool would starve the tests running beside this one.
-        let first = Task(executorPreference: OwnThread()) {
-            try await batcher.write { db in
-                try db.execute(sql: "INSERT INTO t VALUES (0)")
-                holding.withLock { $0 = true }
-                _ = release.wait(timeout: .now() + 20)
-            }
-        }
+        let (first, release) = try await holdWriter(batcher, queue)
         let deadline = ContinuousClock.now + .seconds(15)
-        while !holding.withLock({ $0 }), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(2)) }
         // When: the waiting writes run as one batch, and the second throws, after its insert or
         // before it
         let runs = Locked([Int]())
@@ -71,6 +59,64 @@ struct WriteBatcherTests {
         } else {
             #expect(ran.sorted() == [1, 2, 3, 4])
         }
+    }
+
+    /// Creates table `t` and starts a write that inserts 0 and holds the writer until `release`
+    /// is signalled, so that the writes started meanwhile wait and run as one batch.
+    private func holdWriter(_ batcher: WriteBatcher, _ queue: DatabaseQueue) async throws -> (Task<Void, any Error>, DispatchSemaphore) {
+        try await queue.write { db in try db.execute(sql: "CREATE TABLE t (x INTEGER PRIMARY KEY)") }
+        let holding = Locked(false)
+        let release = DispatchSemaphore(value: 0)
+        // On a thread of its own: a write alone runs on its caller's thread, and blocking one of
+        // the few threads of Swift's shared pool would starve the tests running beside this one.
+        let first = Task(executorPreference: OwnThread()) {
+            try await batcher.write { db in
+                try db.execute(sql: "INSERT INTO t VALUES (0)")
+                holding.withLock { $0 = true }
+                _ = release.wait(timeout: .now() + 20)
+            }
+        }
+        let deadline = ContinuousClock.now + .seconds(15)
+        while !holding.withLock({ $0 }), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(2)) }
+        return (first, release)
+    }
+
+    @Test("A write after SQLite ended the batch's transaction fails the batch, and nothing of it commits")
+    func transactionEndedUnderTheBatch() async throws {
+        // Given: three writes waiting for the writer, the first of which ends the transaction as
+        // SQLite does by itself after some errors (a full disk, an I/O error), and throws
+        let queue = try DatabaseQueue()
+        let batcher = WriteBatcher(writer: queue)
+        let (first, release) = try await holdWriter(batcher, queue)
+        let waiting = (1...3).map { x in
+            Task {
+                try await batcher.write { db in
+                    if x == 1 {
+                        try db.execute(sql: "ROLLBACK")
+                        throw Refused()
+                    }
+                    try db.execute(sql: "INSERT INTO t VALUES (?)", arguments: [x])
+                }
+            }
+        }
+        let deadline = ContinuousClock.now + .seconds(15)
+        while batcher.backlog < 3, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(2)) }
+        #expect(batcher.backlog == 3)
+        // When: the batch runs
+        release.signal()
+        try await first.value
+        // Then: the writes after it ran outside no transaction; each write is answered with a
+        // failure, and only the row committed before the batch is there
+        var failures = 0
+        for write in waiting {
+            do { try await write.value } catch { failures += 1 }
+        }
+        #expect(failures == 3)
+        let rows = try await queue.read { db in try Int.fetchAll(db, sql: "SELECT x FROM t ORDER BY x") }
+        #expect(rows == [0])
+        // And the writer goes on
+        try await batcher.write { db in try db.execute(sql: "INSERT INTO t VALUES (9)") }
+        #expect(try await queue.read { db in try Int.fetchAll(db, sql: "SELECT x FROM t ORDER BY x") } == [0, 9])
     }
 
     @Test("A write that throws alone leaves nothing behind, and the next write runs")

@@ -169,13 +169,8 @@ final class WriteBatcher: Sendable {
     /// One write in its own transaction, on the calling thread.
     private func writeNow<T>(_ body: (Database) throws -> T) throws -> T {
         try writer.writeWithoutTransaction { db in
-            var result: T?
             catchUpIfWanted(db)
-            try db.inTransaction(.immediate) {
-                result = try body(db)
-                return .commit
-            }
-            return result!
+            return try db.inImmediateTransaction { try body(db) }
         }
     }
 
@@ -232,22 +227,57 @@ final class WriteBatcher: Sendable {
     /// throws `MustIsolate` (only when not `isolated`), or when it cannot begin or commit.
     private func commit(_ batch: [Write], isolated: Bool, answers: inout [@Sendable () -> Void], _ db: Database) throws {
         answers.removeAll(keepingCapacity: true)
-        try db.inTransaction(.immediate) {
-            for write in batch { answers.append(try write.run(db, isolated)) }
-            return .commit
+        try db.inImmediateTransaction {
+            for write in batch {
+                // A write that failed may have had SQLite end the transaction (a full disk, an
+                // I/O error): the next one would then run outside it, committing as it goes.
+                try db.requireTransaction()
+                answers.append(try write.run(db, isolated))
+            }
         }
     }
 }
 
 extension Database {
+    /// Runs `body` in an IMMEDIATE transaction and commits it; rolls it back when `body` or the
+    /// commit throws, and rethrows.
+    ///
+    /// GRDB's `inTransaction` does the same, but it has SQLite parse `BEGIN` and `COMMIT` again on
+    /// every call: about 24,000 of the 100,000 instructions of a one-row write transaction, which
+    /// an enqueue that wakes a long-poll pays twice before the poll is answered (callgrind,
+    /// scripts/bench-instructions.sh). These are cached. What `inTransaction` also checks, that
+    /// SQLite did not end the transaction on its own, is checked here before the commit, and by
+    /// the batch before each of its writes (`requireTransaction`).
+    fileprivate func inImmediateTransaction<T>(_ body: () throws -> T) throws -> T {
+        try cachedStatement(sql: "BEGIN IMMEDIATE TRANSACTION").execute()
+        do {
+            let value = try body()
+            try requireTransaction()
+            try cachedStatement(sql: "COMMIT TRANSACTION").execute()
+            return value
+        } catch {
+            // Not after a commit that succeeded, nor after SQLite rolled back by itself.
+            if isInsideTransaction { try? cachedStatement(sql: "ROLLBACK TRANSACTION").execute() }
+            throw error
+        }
+    }
+
+    /// Throws `SQLITE_ABORT` when the transaction under way has ended: SQLite rolls back by itself
+    /// after some errors (a full disk, an I/O error), and a statement run afterwards would commit
+    /// on its own.
+    fileprivate func requireTransaction() throws {
+        guard isInsideTransaction else {
+            throw DatabaseError(resultCode: .SQLITE_ABORT, message: "Transaction was aborted")
+        }
+    }
+
     /// Runs `body` in a savepoint of the transaction under way: released when `body` returns,
     /// rolled back and released when it throws, which rethrows `body`'s error.
     ///
     /// GRDB's `inSavepoint` does the same, but it has SQLite parse its two statements again on
     /// every call: a sixth of the writer's time per enqueue in a batch (perf, scripts/bench-queue.sh).
     /// These are cached. A transaction that SQLite ended on its own (a full disk, an I/O error)
-    /// makes the next statement of the batch fail: GRDB checks that for every statement inside
-    /// `inTransaction`, which runs the batch.
+    /// fails the batch at its next write (`requireTransaction`).
     fileprivate func inWriteSavepoint<T>(_ body: () throws -> T) throws -> T {
         try cachedStatement(sql: "SAVEPOINT alertd_write").execute()
         let value: T
