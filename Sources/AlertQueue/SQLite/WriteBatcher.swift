@@ -244,8 +244,8 @@ extension Database {
     ///
     /// GRDB's `inTransaction` does the same, but it has SQLite parse `BEGIN` and `COMMIT` again on
     /// every call: about 24,000 of the 100,000 instructions of a one-row write transaction, which
-    /// an enqueue that wakes a long-poll pays twice before the poll is answered (callgrind,
-    /// scripts/bench-instructions.sh). These are cached. What `inTransaction` also checks, that
+    /// an enqueue that wakes a long-poll pays twice before the poll is answered (callgrind over
+    /// wake-up rounds: BENCHMARKS.md, 2026-11-27, late evening). These are cached. What `inTransaction` also checks, that
     /// SQLite did not end the transaction on its own, is checked here before the commit, and by
     /// the batch before each of its writes (`requireTransaction`).
     fileprivate func inImmediateTransaction<T>(_ body: () throws -> T) throws -> T {
