@@ -105,8 +105,8 @@ struct WriteBatcherTests {
         // When: the batch runs
         release.signal()
         try await first.value
-        // Then: the writes after it ran outside no transaction; each write is answered with a
-        // failure, and only the row committed before the batch is there
+        // Then: no write ran outside the transaction: each is answered with a failure, and only
+        // the row committed before the batch is there
         var failures = 0
         for write in waiting {
             do { try await write.value } catch { failures += 1 }

@@ -1,4 +1,4 @@
-// This machine's own jitter, with no server running: the same unit of work timed again and
+// This machine's own jitter, with no request running: the same unit of work timed again and
 // again, each after the same idle gap as the long-poll benchmark's rounds. On a VM the work can
 // run several times slower for a moment (a neighbour on the host, the host itself); a wake-up
 // measured in such a moment is that much slower too, whatever the server does.
@@ -35,8 +35,8 @@ int main(int argc, char **argv) {
         fprintf(stderr, "UNITS is 10 or more, STEPS 1 or more\n");
         return 2;
     }
-    // A table of indexes whose chain visits it in a scattered order (7919 is prime, the size a
-    // power of two: a full cycle).
+    // A table of indexes whose chain visits it in a scattered order: from any start it runs
+    // 65,536 steps, spread over the whole 4 MiB, before it repeats (far more than a unit takes).
     size_t size = (size_t)1 << 19;
     size_t *next = malloc(size * sizeof *next);
     double *took = malloc((size_t)units * sizeof *took), *at = malloc((size_t)units * sizeof *at);
