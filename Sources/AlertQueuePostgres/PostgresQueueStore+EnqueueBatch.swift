@@ -174,7 +174,9 @@ extension PostgresQueueStore {
         guard let first = rows.first else { throw PostgresStoreError.unreadableRow("\(function) returned no row") }
         let columns = first.makeRandomAccess()
         let stamps = (now: try columns[13].decode(Double.self), sequences: try columns[14].decode([Int64].self))
-        guard stamps.sequences.count == count else { throw PostgresStoreError.unreadableRow("\(function): too few sequences") }
+        guard stamps.sequences.count == count else {
+            throw PostgresStoreError.unreadableRow("\(function) returned \(stamps.sequences.count) sequences for \(count) enqueues")
+        }
         return stamps
     }
 
