@@ -45,6 +45,12 @@ public protocol QueueStore: Sendable {
     /// Whether the store answers (for `/readyz`).
     func isReachable() async -> Bool
 
+    /// Whether a write takes about as long as a commit to a file on this machine (a fraction of
+    /// a millisecond), not a round trip to a database server. Only then does an enqueue get a
+    /// waiting poll's connection ready while it writes (`LongPolls.forewarn`): the connection is
+    /// ready about when the item is, instead of long before it, for nothing.
+    var writesLocally: Bool { get }
+
     /// Items across every session by lane and state at `now` (for `/metrics`): one aggregate
     /// query over the items that are live, expired or dead, never over done or cancelled ones.
     func census(now: Date) async throws -> QueueCensus

@@ -92,7 +92,7 @@ public struct AlertService: HTTPHandler {
                     try JSONContentType.require(http)
                     return try await handler(request)
                 })
-                answering.settle(outcome, for: request) { response in
+                answering.settle(outcome, for: request, promise: promise) { response in
                     var response = response
                     response.route = route
                     promise.fulfill(response)

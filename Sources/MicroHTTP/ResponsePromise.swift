@@ -1,6 +1,7 @@
 import CMicroHTTPD
 import Dispatch
 import Locking
+import Synchronization
 
 /// A promise's side of a request, shared by the worker thread and whoever fulfils it.
 struct PromiseState {
@@ -15,6 +16,11 @@ struct PromiseState {
     var work: [@Sendable () -> Void] = []
     /// The request is over (its response queued, or its connection gone): work runs elsewhere.
     var over = false
+    /// The connection was resumed ahead of its answer (`resumeAhead`) and the worker has not
+    /// called the handler since.
+    var resumedAhead = false
+    /// A resume ahead found nothing by the worker's call: none again for this request.
+    var aheadSpent = false
 }
 
 /// The way to answer a request later, from any thread.
@@ -49,6 +55,31 @@ public final class ResponsePromise: Sendable {
         core.forget(self)
         if mustResume { core.resume(connection) }
         return true
+    }
+
+    /// Resumes the suspended connection now, ahead of its answer, when the server is crowded:
+    /// the worker's walk over all its suspended connections, which resuming one costs it
+    /// (0.9.75: about 0.5 ms with 5,000), then runs while the answer is being made instead of
+    /// after. If the worker calls the handler before the answer came, the connection is
+    /// suspended again and the answer resumes it, as it would have without this call: the
+    /// request waits no longer, the worker walked once in vain. After that the request is not
+    /// resumed ahead again, so a request told "soon" by changes that never bring its answer (a
+    /// poll whose lane is busy) costs at most one walk more.
+    ///
+    /// Not on an uncrowded server, where the walk is short: the worker would mostly call the
+    /// handler before the answer came and then suspend the connection again, for nothing.
+    public func resumeAhead() {
+        guard core.isCrowded else { return }
+        let mustResume = state.withLock { state -> Bool in
+            guard state.suspended, !state.aheadSpent, !state.over, !state.fulfilled else { return false }
+            state.suspended = false
+            state.resumedAhead = true
+            return true
+        }
+        if mustResume {
+            core.resumesAhead.add(1, ordering: .relaxed)
+            core.resume(connection)
+        }
     }
 
     /// Runs `work` on the worker thread that serves this request: in the handler call under way
@@ -104,6 +135,11 @@ public final class ResponsePromise: Sendable {
             if let response = state.response.take() {
                 state.over = true
                 return .answer(response)
+            }
+            if state.resumedAhead {
+                state.resumedAhead = false
+                state.aheadSpent = true
+                core.resumesAheadInVain.add(1, ordering: .relaxed)
             }
             MHD_suspend_connection(connection)
             state.suspended = true

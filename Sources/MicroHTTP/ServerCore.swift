@@ -15,6 +15,10 @@ final class ServerCore: Sendable {
     /// How many `suspended` holds, kept beside it (read without its lock).
     private let suspendedCount = Atomic<Int>(0)
     private let stopping = Atomic<Bool>(false)
+    /// Connections resumed ahead of their answer (`ResponsePromise.resumeAhead`), and those of
+    /// them the worker then found without their answer (suspended again).
+    let resumesAhead = Atomic<Int>(0)
+    let resumesAheadInVain = Atomic<Int>(0)
 
     /// Requests waiting for their promise from which the server counts as crowded, by default:
     /// each MHD worker walks its whole list of suspended connections whenever it resumes one
@@ -50,6 +54,11 @@ final class ServerCore: Sendable {
         suspended.withLock { registry in
             if registry.removeValue(forKey: ObjectIdentifier(promise)) != nil { suspendedCount.store(registry.count, ordering: .relaxed) }
         }
+    }
+
+    /// Requests whose connection is suspended now.
+    var suspendedNow: Int {
+        suspended.withLock { registry in registry.values.count(where: { $0.state.withLock(\.suspended) }) }
     }
 
     func resume(_ connection: OpaquePointer) {

@@ -57,6 +57,33 @@ struct LongPollsTests {
         #expect(polls.count == 1)
     }
 
+    @Test("forewarning a session tells its waiters on this thread and leaves them waiting")
+    func forewarningLeavesWaiting() async throws {
+        // Given: two waiters of session s that listen for a forewarning, one of s that does not,
+        // and one of t that does
+        let polls = LongPolls()
+        let told = Wakes()
+        let wakes = Wakes()
+        let later = ContinuousClock.now + .seconds(30)
+        for (session, listens) in [("s", true), ("s", true), ("s", false), ("t", true)] {
+            var forewarned: LongPolls.Wake?
+            if listens { forewarned = { told.wake() } }
+            polls.park(session: session, since: polls.generation(of: session), until: later, forewarned: forewarned) { wakes.wake() }
+        }
+        // When: a change for s is about to be written
+        told.during { polls.forewarn("s") }
+        // Then: s's two listening waiters were told, on this thread; none was woken
+        #expect(told.count == 2)
+        #expect(told.inline == 2)
+        #expect(wakes.count == 0)
+        #expect(polls.count == 4)
+        // And the notification that follows wakes s's three waiters as usual
+        polls.notify("s")
+        #expect(wakes.count == 3)
+        #expect(told.count == 2)
+        #expect(polls.count == 1)
+    }
+
     @Test("a waiter that parks after a notification is woken at once, but never on the parking thread")
     func lateParkWakesElsewhere() async throws {
         // Given: the generation read before a look, then a notification during the look

@@ -171,5 +171,6 @@ private struct UnreachableStore: QueueStore {
     func hold(session: String, until: Date?) async throws { throw Self.error }
     func holdUntil(session: String, now: Date) async throws -> Date? { throw Self.error }
     func isReachable() async -> Bool { false }
+    var writesLocally: Bool { false }
     func census(now: Date) async throws -> QueueCensus { throw Self.error }
 }

@@ -177,6 +177,9 @@ public struct SQLiteQueueStore: QueueStore {
         (try? read { db in try Int.fetchOne(db, sql: "SELECT 1") }) == 1
     }
 
+    /// A write commits to a file of this machine, on the calling thread when the writer is idle.
+    public var writesLocally: Bool { true }
+
     /// Read from a snapshot, beside the writers; `items_census` covers the query.
     public func census(now: Date) async throws -> QueueCensus {
         try read { db in

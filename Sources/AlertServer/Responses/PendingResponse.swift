@@ -4,28 +4,45 @@ import MicroHTTP
 /// returns when nothing can be said until something happens (a long-poll with an empty queue).
 ///
 /// The service calls `start` with a way to answer, and the handler's task ends. Whoever keeps
-/// that closure (the long-poll registry) answers once, from any thread: with a response, with
+/// that answer (the long-poll registry) answers once, from any thread: with a response, with
 /// another `PendingResponse` (wait again), or with an error (sent as a problem).
 ///
 /// ```swift
 /// return PendingResponse { answer in
-///     polls.park(session: session, since: generation, until: deadline) {
+///     polls.park(session: session, since: generation, until: deadline, forewarned: answer.comingSoon) {
 ///         Task { answer(await Result(awaiting: { try await lookAgain() })) }
 ///     }
 /// }
 /// ```
 public struct PendingResponse: ResponseGenerator, Sendable {
-    public typealias Answer = @Sendable (Result<any ResponseGenerator, any Error>) -> Void
+    let start: @Sendable (PendingAnswer) -> Void
 
-    let start: @Sendable (@escaping Answer) -> Void
-
-    public init(start: @escaping @Sendable (@escaping Answer) -> Void) {
+    public init(start: @escaping @Sendable (PendingAnswer) -> Void) {
         self.start = start
     }
 
     /// Not an answer by itself: the service starts it instead (see `AlertService`).
     public func response(for request: Request) throws -> HTTPResponse {
         throw APIError.internal
+    }
+}
+
+/// The way to answer a `PendingResponse`, once, from any thread.
+public struct PendingAnswer: Sendable {
+    let deliver: @Sendable (Result<any ResponseGenerator, any Error>) -> Void
+    /// The request's promise on a live server; nil where no connection waits (`AlertService.answer`).
+    let promise: ResponsePromise?
+
+    /// Answers the request: with a response, another `PendingResponse`, or an error.
+    public func callAsFunction(_ outcome: Result<any ResponseGenerator, any Error>) {
+        deliver(outcome)
+    }
+
+    /// Says the answer may be on its way (a change its request waits for is being written):
+    /// the waiting connection gets ready for it meanwhile (`ResponsePromise.resumeAhead`).
+    /// Costs nothing when said in vain but one walk of a worker, once per request.
+    public func comingSoon() {
+        promise?.resumeAhead()
     }
 }
 

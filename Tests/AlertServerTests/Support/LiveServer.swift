@@ -46,18 +46,29 @@ func withLiveService<Result>(
     logger: Logger? = nil,
     _ body: (_ port: Int, _ service: AlertService) throws -> Result
 ) throws -> Result {
+    let configuration = HTTPServer.Configuration(
+        host: "127.0.0.1", port: 0, threads: threads, perClientConnectionLimit: perClientConnectionLimit,
+        connectionTimeout: connectionTimeout, maxBodySize: maxBodySize)
+    return try withLiveHTTPServer(configuration, settings: settings, logger: logger) { server, service in
+        try body(server.port, service)
+    }
+}
+
+/// `withLiveService` on a server configured as given, handing `body` the server itself.
+func withLiveHTTPServer<Result>(
+    _ configuration: HTTPServer.Configuration,
+    settings: QueueSettings = QueueSettings(),
+    logger: Logger? = nil,
+    _ body: (_ server: HTTPServer, _ service: AlertService) throws -> Result
+) throws -> Result {
     _ = LiveServer.ignoreBrokenPipes
     let service = try AlertService.forTests(settings: settings, logger: logger)
-    let server = try HTTPServer(
-        configuration: .init(
-            host: "127.0.0.1", port: 0, threads: threads, perClientConnectionLimit: perClientConnectionLimit,
-            connectionTimeout: connectionTimeout, maxBodySize: maxBodySize),
-        handler: service, observer: service.observer)
+    let server = try HTTPServer(configuration: configuration, handler: service, observer: service.observer)
     defer {
         service.queue.polls.close()  // waiting long-polls answer before the server stops, as in alertd
         server.stop(grace: .seconds(2))
     }
-    return try body(server.port, service)
+    return try body(server, service)
 }
 
 enum LiveServer {
