@@ -13,16 +13,16 @@ import Testing
 
 @Suite("Connections resumed ahead of their answer")
 struct ResumeAheadTests {
-    /// Keeps the promise of every request to `/later` for the test; answers `/now` at once.
+    /// Keeps the promise of the request to `/later` for the test; answers `/now` at once.
     final class Handler: HTTPHandler {
-        private let promises = Locked<[ResponsePromise]>([])
+        private let promise = Locked<ResponsePromise?>(nil)
 
-        /// The promise of the first request to `/later`, once it came.
-        var waiting: ResponsePromise? { promises.withLock { $0.first } }
+        /// The promise of the request to `/later`, once it came.
+        var waiting: ResponsePromise? { promise.withLock { $0 } }
 
         func handle(_ request: HTTPRequest) -> HTTPReply {
             guard request.path == "/later" else { return .respond(HTTPResponse(status: 204)) }
-            return .later { [promises] promise in promises.withLock { $0.append(promise) } }
+            return .later { [promise] given in promise.withLock { $0 = given } }
         }
 
         func reject(_ failure: HTTPRequestFailure, method: String, path: String) -> HTTPResponse {
