@@ -10,6 +10,15 @@ public protocol QueueStore: Sendable {
     /// cancelled). Throws `QueueError.queueFull` past `maxQueueLength` live items.
     func enqueue(_ item: NewItem, now: Date) async throws -> EnqueueResult
 
+    /// `enqueue`, and, when it created the item, `next` for the session in the same step: for
+    /// an enqueue that a poll of the session waits for. `delivered` is what `next` would have
+    /// delivered right after the enqueue (the new item, or another one it did not wait behind),
+    /// already presenting with a lease; the caller hands it to that poll.
+    ///
+    /// A store that cannot do both in one step delivers nothing here (the default): the poll
+    /// then looks itself, with `next`.
+    func enqueueDelivering(_ item: NewItem, now: Date) async throws -> (enqueued: EnqueueResult, delivered: QueueItem?)
+
     /// Delivers the best deliverable item of the session — highest first across lanes that are
     /// free, see `QueuePolicy` — marking it presenting with a lease; nil when there is none.
     func next(session: String, now: Date) async throws -> QueueItem?
@@ -57,6 +66,11 @@ public protocol QueueStore: Sendable {
 }
 
 extension QueueStore {
+    /// `enqueue` alone: nothing delivered.
+    public func enqueueDelivering(_ item: NewItem, now: Date) async throws -> (enqueued: EnqueueResult, delivered: QueueItem?) {
+        (try await enqueue(item, now: now), nil)
+    }
+
     /// `acknowledge` with a chain known beforehand (or none); returns the item acknowledged.
     public func ack(session: String, ticket: String, chain: NewItem?, now: Date) async throws -> QueueItem {
         try await acknowledge(session: session, ticket: ticket, now: now) { _ in chain }.item

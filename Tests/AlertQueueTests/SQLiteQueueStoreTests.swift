@@ -29,6 +29,47 @@ struct SQLiteQueueStoreTests {
         #expect(try await store.items(session: session, now: t0).count == 1)
     }
 
+    @Test("An enqueue a poll waits for is delivered in its own step, committed with it")
+    func enqueueDeliversInItsStep() async throws {
+        // Given
+        let (path, remove) = try temporaryDatabasePath()
+        defer { remove() }
+        let store = try SQLiteQueueStore(path: path)
+        // When: an enqueue into an empty session, for a waiting poll
+        let (enqueued, delivered) = try await store.enqueueDelivering(alert("app/a"), now: t0)
+        try store.close()
+        // Then: the step itself delivered the new item (no `next` was asked), and a store opened
+        // again on the file finds it presenting, delivered once
+        #expect(delivered?.ticket == enqueued.item.ticket)
+        let reopened = try SQLiteQueueStore(path: path)
+        defer { try? reopened.close() }
+        let stored = try await reopened.item(session: session, ticket: enqueued.item.ticket)
+        #expect(stored?.state == .presenting)
+        #expect(stored?.deliveries == 1)
+        #expect(stored == delivered)
+    }
+
+    @Test("When an enqueue a poll waits for misses a live duplicate, it delivers nothing, and the live item stays as it was")
+    func uniqueIndexCatchesDuplicateOfDeliveringEnqueue() async throws {
+        // Given: a modal presenting, and a modal with key k queued behind it
+        let store = try SQLiteQueueStore.inMemory()
+        _ = try await store.enqueue(alert("app/one"), now: t0)
+        let one = try #require(try await store.next(session: session, now: t0))
+        let queued = try await store.enqueue(alert("app/k-toast-first", lane: .toast, key: "k"), now: at(1))
+        _ = try #require(try await store.next(session: session, now: at(1)))
+        let behind = try await store.enqueue(alert("app/two", key: "k2"), now: at(2))
+        // When: a toast with key k that does not see the live items: its first try would deliver
+        // it (nothing loaded is presenting), but its insert breaks the unique index
+        let (blind, delivered) = try await store.enqueueDeliveringUnseen(alert("app/k-toast-again", lane: .toast, key: "k"), now: at(3))
+        // Then: the live item is returned as the duplicate, nothing is delivered, nothing changed
+        #expect(!blind.created)
+        #expect(blind.item.ticket == queued.item.ticket)
+        #expect(delivered == nil)
+        let listed = try await store.items(session: session, now: at(3))
+        #expect(listed.map(\.ticket) == [one.ticket, queued.item.ticket, behind.item.ticket])
+        #expect(listed.map(\.state) == [.presenting, .presenting, .queued])
+    }
+
     @Test("Enqueues through two stores on one file, in turn, are delivered in the order they came")
     func sequencesAcrossStores() async throws {
         // Given: two stores on one file

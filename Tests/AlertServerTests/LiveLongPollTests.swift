@@ -53,6 +53,51 @@ struct LiveLongPollTests {
         }
     }
 
+    @Test("an enqueue hands its item to the session's longest-waiting poll; another poll and a duplicate get nothing")
+    func enqueueHandsItemToLongestWaitingPoll() throws {
+        try withLiveService { port, service in
+            // Given two polls of one session waiting, one after the other
+            let app = try SessionClient.open(port: port, session: "two-polls", timeout: .seconds(10))
+            var pollers: [SessionClient] = []
+            for waiting in 1...2 {
+                let poller = try SessionClient(port: port, session: "two-polls", timeout: .seconds(10))
+                try poller.client.send(RawHTTPClient.requestBytes(
+                    "GET", "/v1/sessions/two-polls/next?wait=\(waiting + 1)&locale=de", headers: [("Authorization", "Bearer \(app.token)")]))
+                #expect(eventually { service.queue.polls.count == waiting }, "poll \(waiting) never waited")
+                pollers.append(poller)
+            }
+
+            // When the backend enqueues a modal for the session
+            let enqueued = try app.enqueue(#"{"alert":"app/logoutConfirm"}"#)
+
+            // Then the first poll has it, rendered in its language, delivered once
+            let response = try pollers[0].client.readResponse()
+            expectQueueAnswer(response, status: 200)
+            let delivery = try response.decode(DeliveryBody.self)
+            #expect(delivery.ticket == enqueued.ticket)
+            #expect(delivery.deliveries == 1)
+            #expect(response.header("Content-Language") == "de")
+            // And the queue lists it presenting; the second poll still waits
+            let listed = try app.admin("GET", "/queue").decode(QueueListBody.self).items
+            #expect(listed.map(\.ticket) == [enqueued.ticket])
+            #expect(listed.map(\.state) == ["presenting"])
+            #expect(eventually { service.queue.polls.count == 1 }, "the second poll stopped waiting")
+
+            // When the same alert is enqueued again (a duplicate) while the second poll waits
+            let duplicate = try app.admin("POST", "/queue", json: #"{"alert":"app/logoutConfirm"}"#)
+
+            // Then it is the live item; the second poll gets nothing and answers 204 at its deadline
+            #expect(duplicate.status == 200)
+            let again = try duplicate.decode(EnqueuedBody.self)
+            #expect(again.duplicate)
+            #expect(again.ticket == enqueued.ticket)
+            #expect(eventually { service.queue.polls.count == 1 }, "the second poll stopped waiting")
+            let second = try pollers[1].client.readResponse()
+            #expect(second.status == 204)
+            #expect(try app.admin("GET", "/queue").decode(QueueListBody.self).items.map(\.deliveries) == [1])
+        }
+    }
+
     @Test("wait=1 with nothing queued answers 204 no-store after about a second; wait=0 at once")
     func longPollTimesOut() throws {
         try withLiveServer { port in

@@ -1,3 +1,5 @@
+import AlertQueue
+import AlertSpec
 import Dispatch
 import Foundation
 import Locking
@@ -7,8 +9,8 @@ import Testing
 @testable import AlertServer
 
 // Where a parked long-poll's wake-up runs: a notification runs it on the notifying thread (so an
-// enqueue hands its item over without a thread hop), everything else on other threads, and a
-// waiter is woken exactly once.
+// ack's wake-up looks without a thread hop), everything else on other threads, and a waiter is
+// woken exactly once: by a notification, its deadline, shutdown, or whoever claimed it.
 
 @Suite("LongPolls", .ownThread)
 struct LongPollsTests {
@@ -29,6 +31,17 @@ struct LongPollsTests {
             inside.withLock { $0 = nil }
         }
 
+        /// The tickets handed to the waiters woken, in order.
+        private let handed = Locked<[String]>([])
+
+        /// A wake-up with an item handed over (or nil).
+        func wake(with delivered: QueueItem?) {
+            if let delivered { handed.withLock { $0.append(delivered.ticket) } }
+            wake()
+        }
+
+        var tickets: [String] { handed.withLock { $0 } }
+
         var count: Int { state.withLock { $0.count } }
         var inline: Int { state.withLock { $0.inline } }
 
@@ -46,7 +59,7 @@ struct LongPollsTests {
         let wakes = Wakes()
         let later = ContinuousClock.now + .seconds(30)
         for session in ["s", "s", "t"] {
-            polls.park(session: session, since: polls.generation(of: session), until: later) { wakes.wake() }
+            polls.park(session: session, since: polls.generation(of: session), until: later) { _ in wakes.wake() }
         }
         // When: s is notified, twice
         wakes.during { polls.notify("s") }
@@ -68,7 +81,7 @@ struct LongPollsTests {
         for (session, listens) in [("s", true), ("s", true), ("s", false), ("t", true)] {
             var forewarned: LongPolls.Wake?
             if listens { forewarned = { told.wake() } }
-            polls.park(session: session, since: polls.generation(of: session), until: later, forewarned: forewarned) { wakes.wake() }
+            polls.park(session: session, since: polls.generation(of: session), until: later, forewarned: forewarned) { _ in wakes.wake() }
         }
         // When: a change for s is about to be written
         told.during { polls.forewarn("s") }
@@ -93,7 +106,7 @@ struct LongPollsTests {
         polls.notify("s")
         // When: the look parks with the old generation
         wakes.during {
-            polls.park(session: "s", since: generation, until: ContinuousClock.now + .seconds(30)) { wakes.wake() }
+            polls.park(session: "s", since: generation, until: ContinuousClock.now + .seconds(30)) { _ in wakes.wake() }
         }
         // Then: it is woken, on another thread (a look that parks late again and again would
         // otherwise nest each new look in the stack of the last)
@@ -109,7 +122,7 @@ struct LongPollsTests {
         let polls = LongPolls()
         let wakes = Wakes()
         for _ in 0..<3 {
-            polls.park(session: "s", since: polls.generation(of: "s"), until: ContinuousClock.now + .milliseconds(20)) {
+            polls.park(session: "s", since: polls.generation(of: "s"), until: ContinuousClock.now + .milliseconds(20)) { _ in
                 wakes.wake()
             }
         }
@@ -127,10 +140,10 @@ struct LongPollsTests {
         // a test waiting to resume on a busy cooperative pool once saw a minute pass in CI.
         let polls = LongPolls()
         let late = Wakes(), early = Wakes()
-        polls.park(session: "late", since: polls.generation(of: "late"), until: ContinuousClock.now + .seconds(3600)) { late.wake() }
+        polls.park(session: "late", since: polls.generation(of: "late"), until: ContinuousClock.now + .seconds(3600)) { _ in late.wake() }
         // When: another parks with a deadline 30 ms away
         let parked = ContinuousClock.now
-        polls.park(session: "early", since: polls.generation(of: "early"), until: parked + .milliseconds(30)) { early.wake() }
+        polls.park(session: "early", since: polls.generation(of: "early"), until: parked + .milliseconds(30)) { _ in early.wake() }
         // Then: that one is woken, not before its deadline (and long before the first one's);
         // the first still waits
         try await early.waitFor(1)
@@ -146,14 +159,14 @@ struct LongPollsTests {
         let polls = LongPolls()
         let notified = Wakes(), later = Wakes()
         for _ in 0..<3 {
-            polls.park(session: "s", since: polls.generation(of: "s"), until: ContinuousClock.now + .milliseconds(20)) {
+            polls.park(session: "s", since: polls.generation(of: "s"), until: ContinuousClock.now + .milliseconds(20)) { _ in
                 notified.wake()
             }
         }
         polls.notify("s")
         // When: waiters of t park with deadlines 40 and 80 ms away
         for milliseconds in [40, 80] {
-            polls.park(session: "t", since: polls.generation(of: "t"), until: ContinuousClock.now + .milliseconds(milliseconds)) {
+            polls.park(session: "t", since: polls.generation(of: "t"), until: ContinuousClock.now + .milliseconds(milliseconds)) { _ in
                 later.wake()
             }
         }
@@ -162,5 +175,65 @@ struct LongPollsTests {
         #expect(later.count == 2)
         #expect(notified.count == 3)
         #expect(polls.count == 0)
+    }
+
+    @Test("claiming takes the longest-waiting waiter of the session out: woken once, by the claimer, with what it hands")
+    func claimHandsOver() async throws {
+        // Given: two waiters of session s, parked in turn, and one of t
+        let polls = LongPolls()
+        let first = Wakes(), second = Wakes(), other = Wakes()
+        let later = ContinuousClock.now + .seconds(30)
+        for (session, wakes) in [("s", first), ("s", second), ("t", other)] {
+            polls.park(session: session, since: polls.generation(of: session), until: later) { wakes.wake(with: $0) }
+        }
+        // When: an enqueue claims a waiter of s
+        let claimed = try #require(polls.claim("s"))
+        // Then: it is the first one, no longer counted, and a notification of s wakes only the other
+        #expect(polls.count == 2)
+        polls.notify("s")
+        #expect(first.count == 0)
+        #expect(second.count == 1)
+        #expect(second.tickets.isEmpty)
+        // When: the claimer hands it the item its step delivered
+        first.during { claimed(Self.item("T-1")) }
+        // Then: it was woken once, on the claimer's thread, with that item; t's waiter still waits
+        #expect(first.count == 1)
+        #expect(first.inline == 1)
+        #expect(first.tickets == ["T-1"])
+        #expect(other.count == 0)
+        #expect(polls.count == 1)
+        // And a session with no waiter left has none to claim
+        #expect(polls.claim("s") == nil)
+        #expect(polls.claim("nobody") == nil)
+    }
+
+    @Test("a claimed waiter is not woken by its deadline or by shutdown: only by its claimer")
+    func claimedWaiterKeptFromDeadlineAndShutdown() async throws {
+        // Given: a claimed waiter whose deadline is 20 ms away, and an unclaimed one with the same deadline
+        let polls = LongPolls()
+        let claimedWakes = Wakes(), unclaimed = Wakes()
+        let soon = ContinuousClock.now + .milliseconds(20)
+        polls.park(session: "s", since: polls.generation(of: "s"), until: soon) { claimedWakes.wake(with: $0) }
+        polls.park(session: "t", since: polls.generation(of: "t"), until: soon) { unclaimed.wake(with: $0) }
+        let claimed = try #require(polls.claim("s"))
+        // When: the deadline passes (the unclaimed waiter is woken by it), then the server shuts down
+        try await unclaimed.waitFor(1)
+        polls.close()
+        // Then: the claimed waiter was not woken
+        #expect(claimedWakes.count == 0)
+        #expect(unclaimed.count == 1)
+        // When: its claimer wakes it, with nothing handed (its step delivered nothing)
+        claimed(nil)
+        // Then: it is woken once, to look for itself
+        #expect(claimedWakes.count == 1)
+        #expect(claimedWakes.tickets.isEmpty)
+    }
+
+    /// An item to hand over.
+    static func item(_ ticket: String) -> QueueItem {
+        QueueItem(
+            ticket: ticket, session: "s", content: .alert(id: "app/a", parameters: [:]), priority: 500, lane: .modal,
+            dedupeKey: "app/a", state: .presenting, sequence: 1, enqueuedAt: Date(), expiresAt: nil, deliveries: 1,
+            leaseUntil: nil, atHead: false)
     }
 }

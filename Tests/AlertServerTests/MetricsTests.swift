@@ -93,6 +93,9 @@ struct MetricsTests {
             #expect(acknowledged["alertd_long_polls_waiting"] == 1)
             _ = try SessionClient(port: port, session: "m3").admin("POST", "/queue", json: #"{"alert":"app/saved"}"#)
             #expect(done.wait(timeout: .now() + 10) == .success)
+            // And the item the enqueue handed to the poll counts as a delivery
+            let woken = try Samples(try RawHTTPClient(port: port).request("GET", "/metrics").text)
+            #expect(woken.delta("alertd_queue_deliveries_total", since: before) == 2)
         }
     }
 

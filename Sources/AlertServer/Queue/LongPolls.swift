@@ -1,3 +1,4 @@
+import AlertQueue
 import Dispatch
 import Locking
 
@@ -13,18 +14,24 @@ import Locking
 /// ```
 /// Reading the generation first closes the race between "the queue was empty" and "the
 /// waiter was registered": a notification in between wakes the waiter at once.
+///
+/// An enqueue may also `claim` a waiter and hand it the item its own step delivered
+/// (`QueueStore.enqueueDelivering`), so that the poll needs no step of its own.
 public final class LongPolls: Sendable {
     public typealias Wake = @Sendable () -> Void
+    /// Wakes a waiter: with the item delivered to it, or nil, for it to look at the queue.
+    public typealias Look = @Sendable (_ delivered: QueueItem?) -> Void
 
     private struct Waiter {
         let id: UInt64
-        let wake: Wake
+        let wake: Look
         /// Told when a change for the session is being written (see `forewarn`).
         let forewarned: Wake?
     }
 
     /// When a waiter's deadline comes. Entries stay after their waiter was woken by a
-    /// notification, and are skipped when their time comes: no search on every wake-up.
+    /// notification or claimed, and are skipped when their time comes: no search on every
+    /// wake-up.
     private struct Deadline: Comparable {
         let instant: ContinuousClock.Instant
         let id: UInt64
@@ -108,7 +115,8 @@ public final class LongPolls: Sendable {
     }
 
     /// Calls `wake` once, when `session` is notified after `generation`, at `deadline`, or at
-    /// shutdown — at once if one of those already happened. A notification runs `wake` on the
+    /// shutdown — at once if one of those already happened — with nil; or with an item, by the
+    /// enqueue that claimed the waiter (`claim`). A notification runs `wake` on the
     /// notifying thread, so it may start its work there (`Task.immediate`): an enqueue that
     /// wakes a poll hands the item over without a thread hop. Deadlines and shutdown wake many
     /// waiters at once: those run `wake` on Dispatch's threads, in parallel. So does a `park`
@@ -119,7 +127,7 @@ public final class LongPolls: Sendable {
     /// change for the session is being written, while the waiter still waits.
     public func park(
         session: String, since generation: UInt64, until deadline: ContinuousClock.Instant, forewarned: Wake? = nil,
-        wake: @escaping Wake
+        wake: @escaping Look
     ) {
         let parked = state.withLock { state -> Bool in
             guard !state.closed, state.generations[Self.bucket(session)] == generation, deadline > .now else { return false }
@@ -130,7 +138,7 @@ public final class LongPolls: Sendable {
             if state.armedFor.map({ deadline < $0 }) ?? true { arm(for: deadline, in: &state) }
             return true
         }
-        if !parked { Self.wakeElsewhere(wake) }
+        if !parked { Self.wakeElsewhere { wake(nil) } }
     }
 
     /// Tells the waiters of `session` that a change for it is being written, and leaves them
@@ -150,7 +158,20 @@ public final class LongPolls: Sendable {
             state.generations[Self.bucket(session)] &+= 1
             return state.take(session)
         }
-        for waiter in woken { waiter.wake() }
+        for waiter in woken { waiter.wake(nil) }
+    }
+
+    /// Takes the longest-waiting waiter of `session` out of the registry, and returns its
+    /// `wake`, which the caller must call once: with the item it delivered to the waiter, or
+    /// nil. Meanwhile no notification, deadline or shutdown wakes it. Nil when none waits.
+    public func claim(_ session: String) -> Look? {
+        state.withLock { state -> Look? in
+            guard var waiting = state.waiters[session], !waiting.isEmpty else { return nil }
+            let first = waiting.removeFirst()
+            state.waiters[session] = waiting.isEmpty ? nil : waiting
+            state.count -= 1
+            return first.wake
+        }
     }
 
     /// Wakes every waiter (their sessions may all have changed: a store lost track of changes).
@@ -206,7 +227,7 @@ public final class LongPolls: Sendable {
 
     /// Runs each waiter's `wake` on a Dispatch thread: thousands may be due at once.
     private func wakeInParallel(_ waiters: [Waiter]) {
-        for waiter in waiters { Self.wakeElsewhere(waiter.wake) }
+        for waiter in waiters { Self.wakeElsewhere { waiter.wake(nil) } }
     }
 
     /// Runs `wake` on a Dispatch thread, not on this one's stack.

@@ -76,7 +76,21 @@ final class QueueHandlers: Sendable {
         // A poll waiting for this session gets its connection ready while the item is written
         // and looked at (see `ResponsePromise.resumeAhead`), when that takes about as long.
         if store.writesLocally { polls.forewarn(session) }
-        let result = try await store.enqueue(item, now: Date())
+        // The longest-waiting poll of the session is handed what the enqueue's own step delivers
+        // (one commit where the enqueue and the poll's look took two), or looks itself.
+        let result: EnqueueResult
+        if let waiting = polls.claim(session) {
+            let delivered: QueueItem?
+            do {
+                (result, delivered) = try await store.enqueueDelivering(item, now: Date())
+            } catch {
+                waiting(nil)
+                throw error
+            }
+            waiting(delivered)
+        } else {
+            result = try await store.enqueue(item, now: Date())
+        }
         if result.created {
             metrics.enqueued()
             polls.notify(session)
@@ -112,8 +126,10 @@ final class QueueHandlers: Sendable {
     ///
     /// A waiting poll is parked in `polls` as a closure, with no task: the next look runs in a
     /// new task when the session changes or the deadline comes. A change starts that task on the
-    /// notifying thread (`Task.immediate`): the enqueue that wakes a poll runs the poll's look
-    /// itself, and at light load hands the item over without a thread hop. With thousands of
+    /// notifying thread (`Task.immediate`): the ack, cancel or release that wakes a poll runs the
+    /// poll's look itself, and at light load answers it without a thread hop. An enqueue needs
+    /// no look: it claims the poll, delivers to it in the enqueue's own step
+    /// (`QueueStore.enqueueDelivering`), and renders the item for it. With thousands of
     /// polls waiting, an enqueue also forewarns the session's polls before it writes: their
     /// connections are resumed ahead of the answer (`ResponsePromise.resumeAhead`), so that
     /// libmicrohttpd's walk over the suspended connections runs while the item is written and
@@ -140,7 +156,12 @@ final class QueueHandlers: Sendable {
         return PendingResponse { [self, wakeUp] answer in
             var forewarned: LongPolls.Wake?
             if readyEarly { forewarned = { answer.comingSoon() } }
-            polls.park(session: session, since: generation, until: wakeUp, forewarned: forewarned) { [self] in
+            polls.park(session: session, since: generation, until: wakeUp, forewarned: forewarned) { [self] delivered in
+                if let delivered {
+                    metrics.delivered()
+                    answer(Result<any ResponseGenerator, any Error> { try self.delivery(of: delivered, for: request) })
+                    return
+                }
                 Task.immediate(executorPreference: HandlerExecutor.shared) {
                     answer(await Result(awaiting: { try await self.next(request, session: session, deadline: deadline) }))
                 }

@@ -9,7 +9,7 @@ import MicroHTTP
 ///
 /// ```swift
 /// return PendingResponse { answer in
-///     polls.park(session: session, since: generation, until: deadline, forewarned: answer.comingSoon) {
+///     polls.park(session: session, since: generation, until: deadline, forewarned: answer.comingSoon) { _ in
 ///         Task { answer(await Result(awaiting: { try await lookAgain() })) }
 ///     }
 /// }
