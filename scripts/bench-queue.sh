@@ -4,9 +4,10 @@
 #   1. raw SQLite commit rate on this disk (WAL, synchronous=NORMAL, one row per commit): the anchor
 #   2. enqueue throughput, 32 connections (wrk)
 #   3. enqueue -> next -> ack cycles per second (scripts/bench/cycle.c, one session per connection)
-#   4. this machine's own jitter (scripts/bench/jitter.c): fixed work, timed after the same idle
+#   4. long-polls woken by enqueues under load (scripts/bench/wakeups.py): server CPU per wake-up
+#   5. this machine's own jitter (scripts/bench/jitter.c): fixed work, timed after the same idle
 #      gap as the wake-ups; on a VM it runs several times slower now and then, and so does a wake-up
-#   5. 10,000 suspended long-polls: server memory per waiter; enqueue -> woken poll latency, and
+#   6. 10,000 suspended long-polls: server memory per waiter; enqueue -> woken poll latency, and
 #      beside it this VM's floor (a request that does no work, after the same idle gap)
 # ALERTD_BIN (.build/release/alertd) is the build measured. DURATION (5s) and ROUNDS (3) are
 # the enqueue and cycle rounds'; WAKE_ROUNDS (400) the wake-ups'. (ROUNDS from the environment
@@ -84,6 +85,9 @@ rps = float(re.search(r"\(([0-9.]+) requests/s", out).group(1))
 print(f"round {round}: {out}; server CPU {ticks * 1e4 / (rps * seconds):.0f} us per request")
 PY
 done
+
+echo "== long-polls woken by enqueues, under load"
+PORT=$PORT ADMIN=$ADMIN PID=$server python3 scripts/bench/wakeups.py
 
 echo "== this machine's jitter, no request running"
 cc -O2 -o "$work/jitter" scripts/bench/jitter.c

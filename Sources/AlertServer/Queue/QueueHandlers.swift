@@ -77,7 +77,9 @@ final class QueueHandlers: Sendable {
         // and looked at (see `ResponsePromise.resumeAhead`), when that takes about as long.
         if store.writesLocally { polls.forewarn(session) }
         // The longest-waiting poll of the session is handed what the enqueue's own step delivers
-        // (one commit where the enqueue and the poll's look took two), or looks itself.
+        // (one commit where the enqueue and the poll's look took two), or looks itself. Measured
+        // (BENCHMARKS.md, 2026-11-28, morning): a third less server CPU per woken poll, and with
+        // 10,000 waiting a wake-up p99 of 3.31 ms instead of 5.18 (2,400 wake-ups pooled).
         let result: EnqueueResult
         if let waiting = polls.claim(session) {
             let delivered: QueueItem?
