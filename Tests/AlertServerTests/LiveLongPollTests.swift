@@ -56,13 +56,14 @@ struct LiveLongPollTests {
     @Test("an enqueue hands its item to the session's longest-waiting poll; another poll and a duplicate get nothing")
     func enqueueHandsItemToLongestWaitingPoll() throws {
         try withLiveService { port, service in
-            // Given two polls of one session waiting, one after the other
-            let app = try SessionClient.open(port: port, session: "two-polls", timeout: .seconds(10))
+            // Given two polls of one session waiting, one after the other (the second for 5 s, which
+            // it waits out)
+            let app = try SessionClient.open(port: port, session: "two-polls", timeout: .seconds(15))
             var pollers: [SessionClient] = []
-            for waiting in 1...2 {
-                let poller = try SessionClient(port: port, session: "two-polls", timeout: .seconds(10))
+            for (waiting, wait) in [(1, 10), (2, 5)] {
+                let poller = try SessionClient(port: port, session: "two-polls", timeout: .seconds(15))
                 try poller.client.send(RawHTTPClient.requestBytes(
-                    "GET", "/v1/sessions/two-polls/next?wait=\(waiting + 1)&locale=de", headers: [("Authorization", "Bearer \(app.token)")]))
+                    "GET", "/v1/sessions/two-polls/next?wait=\(wait)&locale=de", headers: [("Authorization", "Bearer \(app.token)")]))
                 #expect(eventually { service.queue.polls.count == waiting }, "poll \(waiting) never waited")
                 pollers.append(poller)
             }
