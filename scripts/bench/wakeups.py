@@ -6,7 +6,9 @@ server's CPU time (all its threads' run time, /proc/PID/task/*/schedstat, in nan
 the first enqueue to the last answer, divided by the polls woken: an enqueue, its commit, the
 delivery to the poll and its answer. ROUNDS rounds (12); each session's queue is cancelled
 between them. The wake-ups per second are bounded by this Python client, not by the server."""
-import asyncio, json, os, time, urllib.request
+import asyncio, json, os, time
+
+from longpolls import call, poll_request, read_response_async as read_response
 
 HOST, PORT, ADMIN, PID = "127.0.0.1", int(os.environ["PORT"]), os.environ["ADMIN"], int(os.environ["PID"])
 SESSIONS = int(os.environ.get("SESSIONS", "400"))
@@ -25,34 +27,15 @@ def server_cpu_seconds():
     return total / 1e9
 
 
-def call(method, path, body=None):
-    request = urllib.request.Request(f"http://{HOST}:{PORT}{path}", method=method,
-                                     data=json.dumps(body).encode() if body is not None else None,
-                                     headers={"Authorization": f"Bearer {ADMIN}"})
-    with urllib.request.urlopen(request) as response:
-        return response.read()
-
-
-async def read_response(reader):
-    head = await reader.readuntil(b"\r\n\r\n")
-    length = 0
-    for line in head.split(b"\r\n"):
-        if line.lower().startswith(b"content-length:"):
-            length = int(line.split(b":")[1])
-    body = await reader.readexactly(length) if length else b""
-    return head.split(b"\r\n")[0], body
-
-
 async def main():
     sessions = [f"wakeups-{i}" for i in range(SESSIONS)]
-    tokens = {s: json.loads(call("POST", f"/v1/sessions/{s}/token"))["token"] for s in sessions}
+    tokens = {s: json.loads(call("POST", f"/v1/sessions/{s}/token")[1])["token"] for s in sessions}
     backends = [await asyncio.open_connection(HOST, PORT) for _ in range(CONNECTIONS)]
     polls = [await asyncio.open_connection(HOST, PORT) for _ in sessions]
     per_wakeup, rates = [], []
     for turn in range(ROUNDS):
         for (_, writer), session in zip(polls, sessions):
-            writer.write(f"GET /v1/sessions/{session}/next?wait=30 HTTP/1.1\r\nHost: x\r\n"
-                         f"Authorization: Bearer {tokens[session]}\r\n\r\n".encode())
+            writer.write(poll_request(session, tokens[session], 30))
         await asyncio.sleep(0.5)  # every poll suspended, waiting
 
         async def enqueue_all(index):

@@ -60,11 +60,7 @@ extension SQLiteQueueStore {
         let candidate = policy.makeItem(new, ticket: ticket, sequence: try sequences.next(in: db), now: now)
         var items = try load(session: new.session, scope: seeingLiveItems ? .live : nil, in: db)
         let result = try policy.enqueue(candidate, into: &items, now: now)
-        var delivered: QueueItem?
-        if delivering, result.created {
-            let holdUntil = try HoldRecord.until(session: new.session, in: db).map(Date.init(timeIntervalSince1970:))
-            delivered = policy.next(&items, holdUntil: holdUntil, now: now)
-        }
+        let delivered = delivering && result.created ? try deliver(from: &items, now: now, in: db) : nil
         try save(items, in: db)
         return (result, delivered)
     }

@@ -115,8 +115,7 @@ public struct SQLiteQueueStore: QueueStore {
         }
         return try await batcher.write { db in
             var items = try load(session: session, scope: .live, in: db)
-            let holdUntil = try HoldRecord.until(session: session, in: db).map(Date.init(timeIntervalSince1970:))
-            let delivered = policy.next(&items, holdUntil: holdUntil, now: now)
+            let delivered = try deliver(from: &items, now: now, in: db)
             try save(items, in: db)
             return delivered
         }
@@ -211,6 +210,12 @@ extension SQLiteQueueStore {
     /// `writer.read`.
     private func read<T>(_ body: (Database) throws -> T) throws -> T {
         try writer.unsafeRead(body)
+    }
+
+    /// `next`'s step on the session's loaded `items`, under the session's hold.
+    func deliver(from items: inout SessionItems, now: Date, in db: Database) throws -> QueueItem? {
+        let holdUntil = try HoldRecord.until(session: items.session, in: db).map(Date.init(timeIntervalSince1970:))
+        return policy.next(&items, holdUntil: holdUntil, now: now)
     }
 
     /// The session's items in `scope` (none for nil), for a step.

@@ -117,8 +117,8 @@ public final class LongPolls: Sendable {
     /// Calls `wake` once, when `session` is notified after `generation`, at `deadline`, or at
     /// shutdown — at once if one of those already happened — with nil; or with an item, by the
     /// enqueue that claimed the waiter (`claim`). A notification runs `wake` on the
-    /// notifying thread, so it may start its work there (`Task.immediate`): an enqueue that
-    /// wakes a poll hands the item over without a thread hop. Deadlines and shutdown wake many
+    /// notifying thread, so it may start its work there (`Task.immediate`): an ack that wakes a
+    /// poll has it look without a thread hop. Deadlines and shutdown wake many
     /// waiters at once: those run `wake` on Dispatch's threads, in parallel. So does a `park`
     /// that comes too late, never on the parking thread: a look that parks again and again while
     /// its session keeps changing would otherwise nest each new look in the last one's stack.
@@ -166,11 +166,8 @@ public final class LongPolls: Sendable {
     /// nil. Meanwhile no notification, deadline or shutdown wakes it. Nil when none waits.
     public func claim(_ session: String) -> Look? {
         state.withLock { state -> Look? in
-            guard var waiting = state.waiters[session], !waiting.isEmpty else { return nil }
-            let first = waiting.removeFirst()
-            state.waiters[session] = waiting.isEmpty ? nil : waiting
-            state.count -= 1
-            return first.wake
+            guard let first = state.waiters[session]?.first else { return nil }
+            return state.take(first.id, of: session)?.wake
         }
     }
 
