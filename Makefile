@@ -71,12 +71,13 @@ test: test-deps test-venv
 	$(MAKE) --no-print-directory test-sanitizers
 	$(MAKE) --no-print-directory fuzz-short
 
-# The live-server tests (AlertServerTests: in-process servers on libmicrohttpd's threads, and
-# `alertd` children built the same way) again under AddressSanitizer and ThreadSanitizer, each
+# The live-server tests (MicroHTTPTests and AlertServerTests: in-process servers on
+# libmicrohttpd's threads; AlertdTests: `alertd` children built the same way) again under
+# AddressSanitizer and ThreadSanitizer, each
 # in a build folder of its own. Any report fails the run: ASan stops at the first error, TSan is
 # told to (halt_on_error), and both options reach the children through the environment. Locks
 # are pthread mutexes (Sources/Locking), which TSan understands; see Locked.swift.
-SANITIZED_TESTS := AlertServerTests
+SANITIZED_TESTS := MicroHTTPTests|AlertServerTests|AlertdTests
 # Left out, both run in the plain suite: the PostgreSQL outage test failed once under ASan on a
 # loaded machine ("the server closed the connection") and is not yet diagnosed; AlertClient's
 # live test exercises the client library over URLSession (FoundationNetworking on libcurl, not

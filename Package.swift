@@ -19,7 +19,7 @@ let package = Package(
         .library(name: "AlertClient", targets: ["AlertClient"]),
         // Not API: the modules the fuzz targets drive, for the separate package in Fuzz/ (a
         // package can only depend on another's products). Underscored so no one mistakes it.
-        .library(name: "_AlertdFuzzing", targets: ["AlertServer", "AlertCatalogs", "AlertQueue", "MicroHTTP"]),
+        .library(name: "_AlertdFuzzing", targets: ["AlertServer", "AlertCatalogs", "AlertQueue", "AlertQueueSQLite", "MicroHTTP"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -67,18 +67,24 @@ let package = Package(
             resources: [.copy("Resources/app.xcstrings"), .copy("Resources/onboarding.xcstrings")],
             swiftSettings: swiftSettings
         ),
-        // Session queues: the semantics (QueuePolicy), the store protocol, and the SQLite store.
+        // The queue core: the semantics (QueuePolicy), the item model, the store protocol and the
+        // clock. No third-party dependency, so every user of the abstraction links no database.
         .target(
             name: "AlertQueue",
+            dependencies: ["AlertSpec", "Locking"],
+            swiftSettings: swiftSettings
+        ),
+        // The SQLite queue store (one process; a file, or memory).
+        .target(
+            name: "AlertQueueSQLite",
             dependencies: [
-                "AlertSpec", "Locking", .product(name: "GRDB", package: "GRDB.swift"),
+                "AlertQueue", "AlertSpec", "Locking", .product(name: "GRDB", package: "GRDB.swift"),
                 // sqlite3_wal_hook, which GRDB does not wrap (see Checkpointer.swift).
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ],
             swiftSettings: swiftSettings
         ),
-        // The PostgreSQL queue store, for several instances sharing the queues. A target of its own,
-        // so that SQLite-only users of AlertQueue never build or link NIO.
+        // The PostgreSQL queue store, for several instances sharing the queues.
         .target(
             name: "AlertQueuePostgres",
             dependencies: [
@@ -103,6 +109,29 @@ let package = Package(
             path: "Tests/TestExecutors",
             swiftSettings: swiftSettings
         ),
+        // A raw HTTP/1.1 client over a socket, for tests that see the bytes a server sends.
+        .target(
+            name: "HTTPTestSupport",
+            path: "Tests/HTTPTestSupport",
+            swiftSettings: swiftSettings
+        ),
+        // Running `alertd` children and talking to them: processes, PostgreSQL-backed instances,
+        // a session's queue client and the wire shapes of the answers.
+        .target(
+            name: "AlertdTestSupport",
+            dependencies: [
+                "AlertServer", "AlertCatalogs", "AlertSpec", "AlertQueue", "Locking", "MicroHTTP", "HTTPTestSupport",
+            ],
+            path: "Tests/AlertdTestSupport",
+            swiftSettings: swiftSettings
+        ),
+        // `ManualClock`: time that moves when a test says so, instead of sleeps.
+        .target(
+            name: "TestClocks",
+            dependencies: ["AlertQueue", "Locking"],
+            path: "Tests/TestClocks",
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "AlertServer",
             dependencies: [
@@ -118,7 +147,7 @@ let package = Package(
         .executableTarget(
             name: "alertd",
             dependencies: [
-                "AlertServer", "AlertCatalogs", "AlertSpec", "AlertQueue", "AlertQueuePostgres", "MicroHTTP",
+                "AlertServer", "AlertCatalogs", "AlertSpec", "AlertQueue", "AlertQueueSQLite", "AlertQueuePostgres", "MicroHTTP",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Yams", package: "Yams"),  // the --config file
                 .product(name: "Logging", package: "swift-log"),
@@ -145,19 +174,40 @@ let package = Package(
         .testTarget(
             name: "AlertQueueTests",
             dependencies: [
-                "AlertQueue", "AlertSpec", "AlertQueuePostgres", "Locking", "PostgresTestSupport", "TestExecutors",
+                "AlertQueue", "AlertQueueSQLite", "AlertSpec", "AlertQueuePostgres", "Locking", "PostgresTestSupport", "TestExecutors",
+                "TestClocks",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "MicroHTTPTests",
+            dependencies: ["MicroHTTP", "Locking", "HTTPTestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "AlertServerTests",
             dependencies: [
-                "AlertServer", "AlertCatalogs", "AlertSpec", "AlertQueue", "Locking", "MicroHTTP", "PostgresTestSupport",
-                "AlertClient", "TestExecutors",
+                "AlertServer", "AlertCatalogs", "AlertSpec", "AlertQueue", "AlertQueueSQLite", "Locking", "MicroHTTP",
+                "TestExecutors", "TestClocks", "HTTPTestSupport", "AlertdTestSupport",
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "AlertClientTests",
+            dependencies: ["AlertClient", "AlertSpec", "TestExecutors", "HTTPTestSupport", "AlertdTestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        // The command line, run as a child process: serve, token, validate, healthcheck; several
+        // instances on one PostgreSQL database; crashes and shutdown.
+        .testTarget(
+            name: "AlertdTests",
+            dependencies: [
+                "AlertServer", "AlertSpec", "AlertCatalogs", "Locking", "MicroHTTP", "PostgresTestSupport", "TestExecutors",
+                "HTTPTestSupport", "AlertdTestSupport",
             ],
             swiftSettings: swiftSettings
         ),

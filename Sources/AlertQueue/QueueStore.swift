@@ -10,15 +10,6 @@ public protocol QueueStore: Sendable {
     /// cancelled). Throws `QueueError.queueFull` past `maxQueueLength` live items.
     func enqueue(_ item: NewItem, now: Date) async throws -> EnqueueResult
 
-    /// `enqueue`, and, when it created the item, `next` for the session in the same step: for
-    /// an enqueue that a poll of the session waits for. `delivered` is what `next` would have
-    /// delivered right after the enqueue (the new item, or another one it did not wait behind),
-    /// already presenting with a lease; the caller hands it to that poll.
-    ///
-    /// A store that cannot do both in one step delivers nothing here (the default): the poll
-    /// then looks itself, with `next`.
-    func enqueueDelivering(_ item: NewItem, now: Date) async throws -> (enqueued: EnqueueResult, delivered: QueueItem?)
-
     /// Delivers the best deliverable item of the session — highest first across lanes that are
     /// free, see `QueuePolicy` — marking it presenting with a lease; nil when there is none.
     func next(session: String, now: Date) async throws -> QueueItem?
@@ -54,21 +45,29 @@ public protocol QueueStore: Sendable {
     /// Whether the store answers (for `/readyz`).
     func isReachable() async -> Bool
 
-    /// Whether a write takes about as long as a commit to a file on this machine (a fraction of
-    /// a millisecond), not a round trip to a database server. Only then does an enqueue get a
-    /// waiting poll's connection ready while it writes (`LongPolls.forewarn`): the connection is
-    /// ready about when the item is, instead of long before it, for nothing.
-    var writesLocally: Bool { get }
-
     /// Items across every session by lane and state at `now` (for `/metrics`): one aggregate
     /// query over the items that are live, expired or dead, never over done or cancelled ones.
     func census(now: Date) async throws -> QueueCensus
 }
 
+/// A store that can queue an item and deliver the session's next item in one atomic step, for
+/// a consumer already waiting for the session: one write where `enqueue` then `next` took two.
+public protocol EnqueueAndTakeNext: QueueStore {
+    /// `enqueue`, and, when it created the item, `next` for the session in the same step.
+    /// `delivered` is what `next` would have delivered right after the enqueue (the new item,
+    /// or another one it did not wait behind), already presenting with a lease.
+    func enqueueAndTakeNext(_ item: NewItem, now: Date) async throws -> (enqueued: EnqueueResult, delivered: QueueItem?)
+}
+
 extension QueueStore {
-    /// `enqueue` alone: nothing delivered.
-    public func enqueueDelivering(_ item: NewItem, now: Date) async throws -> (enqueued: EnqueueResult, delivered: QueueItem?) {
-        (try await enqueue(item, now: now), nil)
+    /// `enqueue`, then, when it created the item, `next` for the session: for a consumer that
+    /// already waits for the session. One step where the store can (`EnqueueAndTakeNext`), else
+    /// two. A duplicate delivers nothing.
+    public func enqueueThenNext(_ item: NewItem, now: Date) async throws -> (enqueued: EnqueueResult, delivered: QueueItem?) {
+        if let store = self as? any EnqueueAndTakeNext { return try await store.enqueueAndTakeNext(item, now: now) }
+        let enqueued = try await enqueue(item, now: now)
+        guard enqueued.created else { return (enqueued, nil) }
+        return (enqueued, try await next(session: item.session, now: now))
     }
 
     /// `acknowledge` with a chain known beforehand (or none); returns the item acknowledged.
@@ -93,13 +92,24 @@ public struct QueueError: Error, Sendable, Equatable, CustomStringConvertible {
     public static func queueFull(limit: Int) -> Self { .init(reason: .queueFull(limit)) }
     public static func unavailable(_ why: String) -> Self { .init(reason: .unavailable(why)) }
 
-    /// The HTTP status the refusal maps to.
-    public var status: Int {
+    /// The kinds of refusal, for callers that answer each differently.
+    public enum Kind: Sendable, Equatable {
+        /// No such ticket in the session.
+        case notFound
+        /// The item is cancelled, expired or dead.
+        case gone
+        /// The session holds `maxQueueLength` live items.
+        case queueFull
+        /// The store cannot be reached or did not answer in time: worth trying again.
+        case unavailable
+    }
+
+    public var kind: Kind {
         switch reason {
-        case .notFound: 404
-        case .gone: 410
-        case .queueFull: 429
-        case .unavailable: 503
+        case .notFound: .notFound
+        case .gone: .gone
+        case .queueFull: .queueFull
+        case .unavailable: .unavailable
         }
     }
 

@@ -12,7 +12,7 @@ import Synchronization
 ///   simply insert each one (the common case: no duplicate, no HUD to replace, no ended lease or
 ///   TTL, room in the queue), holding the other sessions back. One round trip and no
 ///   `BEGIN`/`COMMIT` statements: about 10 % less of the machine per enqueue than the general way
-///   (BENCHMARKS.md, 2026-11-27 evening). The policy, applied here to the items it loaded, gives
+///   (`make bench-postgres`). The policy, applied here to the items it loaded, gives
 ///   the answers (each one's position).
 /// - **The general way**, for the sessions held back: `BEGIN`, `alertd.lock_sessions`
 ///   (every session of the batch locked, their live items loaded, one sequence per enqueue), the

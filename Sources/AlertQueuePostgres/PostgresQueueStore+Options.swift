@@ -40,7 +40,7 @@ extension PostgresQueueStore {
         /// With one other instance listening, 32 connections of enqueues on this one committed
         /// 0.17–0.19 transactions per enqueue at 5 ms (0.09 alone), 0.10–0.11 at 20 ms, which
         /// took 9–15% less CPU per enqueue over the whole machine and enqueued 9–16% more a
-        /// second (BENCHMARKS.md, 2026-11-27 afternoon).
+        /// second (`make bench-postgres`).
         public var notificationSpacing: Duration
 
         public init(

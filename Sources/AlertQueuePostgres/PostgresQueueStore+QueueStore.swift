@@ -88,9 +88,6 @@ extension PostgresQueueStore {
         }
     }
 
-    /// A write is a round trip to the database server, at least.
-    public var writesLocally: Bool { false }
-
     /// Whether the store can serve: PostgreSQL answers `SELECT 1` within
     /// `options.reachabilityTimeout`, and its schema is migrated and not newer than this version's
     /// (the first call migrates it).

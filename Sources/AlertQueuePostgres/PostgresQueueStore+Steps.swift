@@ -183,7 +183,7 @@ extension PostgresQueueStore {
             WHERE session = \(session) AND state = ANY(\(listed.map(\.rawValue))::text[]) ORDER BY sequence
             """, logger: logger
         ).collect()
-        var databaseNow = Date().timeIntervalSince1970
+        var databaseNow = now.timeIntervalSince1970  // no row: nothing to time
         if let row = rows.first { databaseNow = try row.makeRandomAccess()[13].decode(Double.self) }
         var items = SessionItems(session: session, items: try rows.map { try ItemRow.item(from: $0, contents: contents) })
         let listing = policy.listing(&items, now: clock(caller: now, database: databaseNow))

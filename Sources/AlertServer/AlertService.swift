@@ -41,12 +41,10 @@ public struct AlertService: HTTPHandler {
         let alerts = RenderedAlerts(catalogs: catalogs, capacity: renderCacheSize, maxAge: maxAge, metrics: metrics)
         try CatalogHandlers(catalogs: catalogs, alerts: alerts, maxAge: maxAge).register(in: &router)
         SpecHandlers(catalogs: catalogs).register(in: &router)
-        QueueHandlers(
-            alerts: alerts, store: queue.store, access: queue.access, polls: queue.polls, settings: queue.settings, metrics: metrics
-        ).register(in: &router)
+        QueueHandlers(alerts: alerts, queue: queue, metrics: metrics).register(in: &router)
         // `/metrics` last: the request table is made for every route, its own included.
         let requests = RequestMetrics(routes: router.routes.map { .init(method: $0.method, pattern: $0.pattern) } + [.init(method: "GET", pattern: "/metrics")])
-        MetricsHandlers(metrics: metrics, requests: requests, store: queue.store, polls: queue.polls).register(in: &router)
+        MetricsHandlers(metrics: metrics, requests: requests, queue: queue).register(in: &router)
         precondition(router.routes.count == requests.routes.count, "a route added after /metrics")
         self.router = router
         self.queue = queue
@@ -75,7 +73,7 @@ public struct AlertService: HTTPHandler {
         if let response = kept.response(to: http) { return .respond(response) }
         let match = router.match(method: http.method, path: http.path)
         guard case .found(.later(let handler), let parameters, let route) = match else {
-            return .respond(respond(to: http, match))
+            return .respond(respondNow(to: http, match))
         }
         let request = Request(http: http, pathParameters: parameters)
         // The closures below keep `answering`, not a copy of the service.
@@ -92,7 +90,7 @@ public struct AlertService: HTTPHandler {
                     try JSONContentType.require(http)
                     return try await handler(request)
                 })
-                answering.settle(outcome, for: request, promise: promise) { response in
+                answering.settle(outcome, for: request) { response in
                     var response = response
                     response.route = route
                     promise.fulfill(response)
@@ -101,29 +99,29 @@ public struct AlertService: HTTPHandler {
         }
     }
 
-    /// Routes and answers any request, waiting for async handlers (without a socket, in tests).
+    /// Answers any request without a socket, through `handle` as the server does (kept answers,
+    /// routing, waiting handlers), waiting for the answer: for tests and tools.
     public func answer(_ http: HTTPRequest) async -> HTTPResponse {
-        let match = router.match(method: http.method, path: http.path)
-        if case .found(.later(let handler), let parameters, _) = match {
-            let request = Request(http: http, pathParameters: parameters)
-            let outcome = await Result(awaiting: {
-                try JSONContentType.require(http)
-                return try await handler(request)
-            })
+        switch handle(http) {
+        case .respond(let response):
+            return response
+        case .later(let start):
             return await withCheckedContinuation { continuation in
-                answering.settle(outcome, for: request) { continuation.resume(returning: $0) }
+                start(ResponsePromise(detached: { continuation.resume(returning: $0) }))
             }
         }
-        return respond(to: http, match)
     }
 
-    /// Routes and answers one request whose handler answers now (without a socket, in tests).
+    /// `answer` for a request whose route answers at once (not an async one).
     public func respond(to http: HTTPRequest) -> HTTPResponse {
-        respond(to: http, router.match(method: http.method, path: http.path))
+        guard case .respond(let response) = handle(http) else {
+            preconditionFailure("\(http.method) \(http.path) answers later: use answer(_:)")
+        }
+        return response
     }
 
     /// Answers one request whose route is already matched (routing once per request).
-    private func respond(to http: HTTPRequest, _ match: Router.Match) -> HTTPResponse {
+    private func respondNow(to http: HTTPRequest, _ match: Router.Match) -> HTTPResponse {
         switch match {
         case .found(.now(let handler), let parameters, let route):
             let request = Request(http: http, pathParameters: parameters)

@@ -124,7 +124,7 @@ func microHTTPCompleted(
     requestState.pointee = nil
     let context = Unmanaged<RequestContext>.fromOpaque(state).takeRetainedValue()
     let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
-    context.promise?.end()
+    context.promise?.end(sent: reason.rawValue == 0)  // MHD_REQUEST_TERMINATED_COMPLETED_OK
     if let observer = core.observer, context.status != 0 {
         observer.finished(FinishedRequest(
             method: context.method, path: context.path, status: context.status, bodyBytes: context.bodyBytes,

@@ -61,12 +61,6 @@ public final class HTTPServer: Sendable {
         MHD_stop_daemon(daemon)
     }
 
-    /// Connections resumed ahead of their answer, and those of them resumed in vain (see
-    /// `ResponsePromise.resumeAhead`).
-    var resumesAhead: (all: Int, inVain: Int) {
-        (core.resumesAhead.load(ordering: .relaxed), core.resumesAheadInVain.load(ordering: .relaxed))
-    }
-
     /// Requests whose connection is suspended now, waiting for their answer.
     var suspendedConnections: Int { core.suspendedNow }
 

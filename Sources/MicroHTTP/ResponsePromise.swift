@@ -16,28 +16,70 @@ struct PromiseState {
     var work: [@Sendable () -> Void] = []
     /// The request is over (its response queued, or its connection gone): work runs elsewhere.
     var over = false
-    /// The connection was resumed ahead of its answer (`resumeAhead`) and the worker has not
-    /// called the handler since.
-    var resumedAhead = false
-    /// A resume ahead found nothing by the worker's call: none again for this request.
-    var aheadSpent = false
+    /// Told once if the request ends without its response sent (see `ResponsePromise.onClientGone`).
+    var gone: (@Sendable () -> Void)?
 }
 
-/// The way to answer a request later, from any thread.
+/// A request answered later, from any thread: MicroHTTP's one abstraction for a handler that
+/// must wait (a long-poll, a write on another thread). No thread and no task is held while it
+/// waits.
 ///
-/// A promise fulfilled while the handler's `start` closure is still running (an async handler
-/// that never had to wait) is answered at once, without suspending the connection. Otherwise
-/// the connection is suspended and fulfilling resumes it; MHD then calls the handler once more
-/// and the response is sent there. Only the first fulfilment counts.
+/// - **Suspend**: a promise not fulfilled by the time `HTTPReply.later`'s closure returns
+///   suspends its connection; one fulfilled before (a handler that never had to wait) is
+///   answered at once, without suspending.
+/// - **Resume, exactly once**: `fulfill` resumes the connection and sends the response; later
+///   fulfilments are ignored (it returns false).
+/// - **Client gone**: `onClientGone` is told if the request ends without its response reaching
+///   the client. libmicrohttpd does not watch a suspended connection, so a client that left is
+///   noticed once the connection is resumed (by its answer, or at shutdown).
+/// - **Shutdown**: `HTTPServer.stop` fulfils every promise still waiting (503 by default).
+///
+/// ```swift
+/// struct Waiting: HTTPHandler {
+///     let registry: Registry   // small records of waiting requests, woken by events or a timer
+///     func handle(_ request: HTTPRequest) -> HTTPReply {
+///         .later { promise in
+///             let id = registry.add { event in
+///                 promise.fulfill(HTTPResponse(status: 200, contentType: "text/plain", text: event))
+///             }
+///             promise.onClientGone { registry.remove(id) }
+///         }
+///     }
+///     func reject(_ failure: HTTPRequestFailure, method: String, path: String) -> HTTPResponse {
+///         HTTPResponse(status: failure.status, contentType: "text/plain", text: failure.detail)
+///     }
+/// }
+/// ```
 public final class ResponsePromise: Sendable {
-    nonisolated(unsafe) private let connection: OpaquePointer
-    private unowned let core: ServerCore
+    /// The suspended connection and its server; nil for a detached promise.
+    nonisolated(unsafe) private let connection: OpaquePointer?
+    private unowned(unsafe) let core: ServerCore?
+    /// Where a detached promise delivers its response.
+    private let deliver: (@Sendable (HTTPResponse) -> Void)?
     /// What the promise delivered, and whether the connection waits for it.
     let state = Locked(PromiseState())
 
     init(connection: OpaquePointer, core: ServerCore) {
         self.connection = connection
         self.core = core
+        self.deliver = nil
+    }
+
+    /// A promise with no connection behind it, which hands its response to `deliver`: for
+    /// answering a handler's `.later` in-process (tests, tools) exactly as a server would.
+    public init(detached deliver: @escaping @Sendable (HTTPResponse) -> Void) {
+        self.connection = nil
+        self.core = nil
+        self.deliver = deliver
+    }
+
+    /// Calls `gone` once if the request ends without its response reaching the client (the
+    /// client went away, or the connection broke while it was sent). Set it while the request
+    /// is under way; a detached promise never calls it.
+    public func onClientGone(_ gone: @escaping @Sendable () -> Void) {
+        state.withLock { state in
+            if !state.over { state.gone = gone }
+        }
     }
 
     /// Sends `response`. Returns false when the request had already been answered.
@@ -52,34 +94,13 @@ public final class ResponsePromise: Sendable {
             return state.suspended
         }
         guard let mustResume else { return false }
+        guard let core, let connection else {
+            deliver?(response)
+            return true
+        }
         core.forget(self)
         if mustResume { core.resume(connection) }
         return true
-    }
-
-    /// Resumes the suspended connection now, ahead of its answer, when the server is crowded:
-    /// the worker's walk over all its suspended connections, which resuming one costs it
-    /// (0.9.75: about 0.5 ms with 5,000), then runs while the answer is being made instead of
-    /// after. If the worker calls the handler before the answer came, the connection is
-    /// suspended again and the answer resumes it, as it would have without this call: the
-    /// request waits no longer, the worker walked once in vain. After that the request is not
-    /// resumed ahead again, so a request told "soon" by changes that never bring its answer (a
-    /// poll whose lane is busy) costs at most one walk more.
-    ///
-    /// Not on an uncrowded server, where the walk is short: the worker would mostly call the
-    /// handler before the answer came and then suspend the connection again, for nothing.
-    public func resumeAhead() {
-        guard core.isCrowded else { return }
-        let mustResume = state.withLock { state -> Bool in
-            guard state.suspended, !state.aheadSpent, !state.over, !state.fulfilled else { return false }
-            state.suspended = false
-            state.resumedAhead = true
-            return true
-        }
-        if mustResume {
-            core.resumesAhead.add(1, ordering: .relaxed)
-            core.resume(connection)
-        }
     }
 
     /// Runs `work` on the worker thread that serves this request: in the handler call under way
@@ -96,6 +117,7 @@ public final class ResponsePromise: Sendable {
     /// until its worker got to it, and a waiting poll cost 8.5–10.5 KiB instead of 6.7–7.0
     /// (scripts/bench/longpolls.py).
     public func execute(_ work: @escaping @Sendable () -> Void) {
+        guard let core, let connection else { return Self.runElsewhere(work) }
         // nil: run elsewhere; true: the connection waits suspended and must be resumed.
         let crowded = core.isCrowded
         let mustResume = state.withLock { state -> Bool? in
@@ -136,27 +158,25 @@ public final class ResponsePromise: Sendable {
                 state.over = true
                 return .answer(response)
             }
-            if state.resumedAhead {
-                state.resumedAhead = false
-                state.aheadSpent = true
-                core.resumesAheadInVain.add(1, ordering: .relaxed)
-            }
-            MHD_suspend_connection(connection)
+            if let connection { MHD_suspend_connection(connection) }
             state.suspended = true
             return .wait
         }
     }
 
-    /// The request ended without its answer (the client went away, the server stopped): work
-    /// that was waiting for the worker runs on a Dispatch thread, as any that comes later.
-    func end() {
-        let stranded = state.withLock { state -> [@Sendable () -> Void] in
+    /// The request is over (`sent`: its response went out whole; else its client is gone):
+    /// work that was waiting for the worker runs on a Dispatch thread, as any that comes later,
+    /// and `onClientGone` is told when the response was not sent.
+    func end(sent: Bool) {
+        let (stranded, gone) = state.withLock { state -> ([@Sendable () -> Void], (@Sendable () -> Void)?) in
             state.over = true
             var work: [@Sendable () -> Void] = []
             swap(&work, &state.work)
-            return work
+            defer { state.gone = nil }
+            return (work, sent ? nil : state.gone)
         }
         for work in stranded { Self.runElsewhere(work) }
+        gone?()
     }
 
     /// Work the worker thread will not run: on Dispatch's global queue.

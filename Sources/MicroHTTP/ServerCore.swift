@@ -15,10 +15,6 @@ final class ServerCore: Sendable {
     /// How many `suspended` holds, kept beside it (read without its lock).
     private let suspendedCount = Atomic<Int>(0)
     private let stopping = Atomic<Bool>(false)
-    /// Connections resumed ahead of their answer (`ResponsePromise.resumeAhead`), and those of
-    /// them the worker then found without their answer (suspended again).
-    let resumesAhead = Atomic<Int>(0)
-    let resumesAheadInVain = Atomic<Int>(0)
 
     /// Requests waiting for their promise from which the server counts as crowded, by default:
     /// each MHD worker walks its whole list of suspended connections whenever it resumes one

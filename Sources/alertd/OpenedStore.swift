@@ -1,4 +1,5 @@
 import AlertQueue
+import AlertQueueSQLite
 import AlertQueuePostgres
 import AlertServer
 import Dispatch

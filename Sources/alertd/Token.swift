@@ -64,6 +64,6 @@ struct Token: ParsableCommand {
             }
             throw ExitCode(1)
         }
-        say(SessionTokens(secret: secret).issue(session: session, lifetime: Double(ttl)).token)
+        say(SessionTokens(secret: secret).issue(session: session, lifetime: Double(ttl), now: Date()).token)
     }
 }

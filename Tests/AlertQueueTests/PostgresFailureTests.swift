@@ -46,7 +46,7 @@ struct PostgresFailureTests {
             Self.error { try await store.hold(session: session, until: at(30)) },
         ]
         for error in errors {
-            #expect(error?.status == 503)
+            #expect(error?.kind == .unavailable)
             #expect(error?.code == "store-unavailable")
         }
         // When it starts again, then the store serves again by itself, with what it had
@@ -67,7 +67,7 @@ struct PostgresFailureTests {
         // Then
         #expect(await !store.isReachable())
         let error = await Self.error { _ = try await store.enqueue(alert("app/a"), now: t0) }
-        #expect(error?.status == 503)
+        #expect(error?.kind == .unavailable)
         await #expect(throws: QueueError.self) { try await store.migrate() }
     }
 
@@ -120,7 +120,7 @@ struct PostgresFailureTests {
         while ContinuousClock.now < deadline {
             do {
                 return try await body()
-            } catch let error as QueueError where error.status == 503 {
+            } catch let error as QueueError where error.kind == .unavailable {
                 let reason = String(reflecting: error)
                 if let index = reasons.firstIndex(where: { $0.reason == reason }) {
                     reasons[index].count += 1

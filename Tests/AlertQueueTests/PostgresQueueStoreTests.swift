@@ -45,7 +45,7 @@ struct PostgresQueueStoreTests {
         // Then: it is not ready, answers unavailable (503), not an error of its own, and says why
         #expect(await store.isReachable() == false)
         let error = await #expect(throws: QueueError.self) { try await store.enqueue(alert("app/a"), now: t0) }
-        #expect(error?.status == 503)
+        #expect(error?.kind == .unavailable)
         let problem = await store.connectionProblem()
         #expect(problem?.contains("migrated by a newer alertd") == true)
         #expect(problem?.contains("fromANewerVersion") == true)

@@ -191,7 +191,7 @@ extension QueueStoreContract {
             }
             // Then
             #expect(error == .gone(ticket: ticket, state: .cancelled))
-            #expect(error?.status == 410)
+            #expect(error?.kind == .gone)
         }
     }
 
@@ -209,7 +209,7 @@ extension QueueStoreContract {
             }
             // Then
             #expect(unknown == .notFound(ticket: "AAAAAAAAAAAAAAAAAAAAAA"))
-            #expect(unknown?.status == 404)
+            #expect(unknown?.kind == .notFound)
             #expect(foreign == .notFound(ticket: theirs))
             #expect(try await store.item(session: "s2", ticket: theirs)?.state == .queued)
         }
@@ -230,7 +230,7 @@ extension QueueStoreContract {
             }
             // Then
             #expect(error == .queueFull(limit: 3))
-            #expect(error?.status == 429)
+            #expect(error?.kind == .queueFull)
             #expect(try await store.items(session: session, now: t0).count == 3)
             // and a duplicate is still answered
             #expect(try await store.enqueue(alert("app/1"), now: t0).item.ticket == first.ticket)

@@ -3,7 +3,8 @@ import Foundation
 import TestExecutors
 import Testing
 
-@testable import AlertQueue
+import AlertQueue
+@testable import AlertQueueSQLite
 
 /// What is particular to the SQLite store, beyond the shared contract.
 @Suite("SQLite queue store")
@@ -36,7 +37,7 @@ struct SQLiteQueueStoreTests {
         defer { remove() }
         let store = try SQLiteQueueStore(path: path)
         // When: an enqueue into an empty session, for a waiting poll
-        let (enqueued, delivered) = try await store.enqueueDelivering(alert("app/a"), now: t0)
+        let (enqueued, delivered) = try await store.enqueueAndTakeNext(alert("app/a"), now: t0)
         try store.close()
         // Then: the step itself delivered the new item (no `next` was asked), and a store opened
         // again on the file finds it presenting, delivered once
@@ -60,7 +61,7 @@ struct SQLiteQueueStoreTests {
         let behind = try await store.enqueue(alert("app/two", key: "k2"), now: at(2))
         // When: a toast with key k that does not see the live items: its first try would deliver
         // it (nothing loaded is presenting), but its insert breaks the unique index
-        let (blind, delivered) = try await store.enqueueDeliveringUnseen(alert("app/k-toast-again", lane: .toast, key: "k"), now: at(3))
+        let (blind, delivered) = try await store.enqueueAndTakeNextUnseen(alert("app/k-toast-again", lane: .toast, key: "k"), now: at(3))
         // Then: the live item is returned as the duplicate, nothing is delivered, nothing changed
         #expect(!blind.created)
         #expect(blind.item.ticket == queued.item.ticket)

@@ -3,7 +3,8 @@ import Foundation
 import GRDB
 import Testing
 
-@testable import AlertQueue
+import AlertQueue
+@testable import AlertQueueSQLite
 
 /// The SQLite schema: what its migrations leave, and which indexes the store's queries use.
 @Suite("SQLite schema")

@@ -5,7 +5,8 @@ import Locking
 import TestExecutors
 import Testing
 
-@testable import AlertQueue
+import AlertQueue
+@testable import AlertQueueSQLite
 
 /// The group commit under the SQLite store: writes that wait share one transaction, and one that
 /// fails undoes only itself.

@@ -1,6 +1,8 @@
 import Testing
 
 @testable import AlertServer
+@testable import HTTPTestSupport
+@testable import AlertdTestSupport
 
 /// What the auth layer reads from a request before any token is checked.
 @Suite("Access: the bearer token and the session id")

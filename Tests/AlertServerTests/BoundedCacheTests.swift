@@ -2,6 +2,8 @@ import Dispatch
 import Testing
 
 @testable import AlertServer
+@testable import HTTPTestSupport
+@testable import AlertdTestSupport
 
 // The cache behind renderings, checked alerts and negotiated locales: bounded, least recently
 // used in effect, and not flushed by keys asked for once each.

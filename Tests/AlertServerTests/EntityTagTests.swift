@@ -2,6 +2,8 @@ import MicroHTTP
 import Testing
 
 @testable import AlertServer
+@testable import HTTPTestSupport
+@testable import AlertdTestSupport
 
 @Suite("EntityTag")
 struct EntityTagTests {

@@ -4,6 +4,8 @@ import MicroHTTP
 import Testing
 
 @testable import AlertServer
+@testable import HTTPTestSupport
+@testable import AlertdTestSupport
 
 /// Requests the fuzzer (Fuzz/, target FuzzQueryParameters) crashed the server with, each kept in
 /// Fuzz/Corpus/FuzzQueryParameters too. Each must get an answer; the server must not trap.

@@ -7,6 +7,8 @@ import AlertServer
 import Foundation
 import MicroHTTP
 import Testing
+@testable import HTTPTestSupport
+@testable import AlertdTestSupport
 
 // Hostile bytes over raw sockets: broken request lines, ambiguous framing, oversized heads,
 // random bytes, bad UTF-8, deep JSON, huge numbers. Each must get a clean refusal — a 4xx
@@ -201,20 +203,5 @@ struct HostileInputTests {
         // And the server still serves
         let after = try RawHTTPClient(port: port).request("GET", "/v1/catalogs/app/alerts/questionExit")
         #expect(after.status == 200, "\(hostile.name): the server no longer serves", sourceLocation: sourceLocation)
-    }
-}
-
-/// A small seeded generator (SplitMix64), so random cases are the same on every run.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,6 +1,8 @@
 import Testing
 
 @testable import AlertServer
+@testable import HTTPTestSupport
+@testable import AlertdTestSupport
 
 @Suite("Which Content-Type values name JSON")
 struct JSONContentTypeTests {

@@ -2,6 +2,8 @@ import AlertServer
 import Foundation
 import MicroHTTP
 import Testing
+@testable import HTTPTestSupport
+@testable import AlertdTestSupport
 
 // Answers kept by request target (KeptAnswers): the catalog routes' answers given again before
 // routing. Each test asks a fresh service the same thing twice or more, so the later answers

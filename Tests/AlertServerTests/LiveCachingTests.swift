@@ -2,6 +2,8 @@ import AlertCatalogs
 import AlertSpec
 import Foundation
 import Testing
+@testable import HTTPTestSupport
+@testable import AlertdTestSupport
 
 // HTTP caching of specs and catalog listings (RFC 9110 §8.8.3, §13.1.2): ETag, Cache-Control,
 // Vary and If-None-Match over real sockets; queue answers stay `no-store`.

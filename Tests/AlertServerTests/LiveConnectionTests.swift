@@ -11,6 +11,8 @@ import Foundation
 import MicroHTTP
 import Locking
 import Testing
+@testable import HTTPTestSupport
+@testable import AlertdTestSupport
 
 // Connections: body limits, keep-alive, pipelining, many clients, checked over real sockets against the real server: MicroHTTP on libmicrohttpd
 // serving AlertService with the built-in catalogs, on an ephemeral port.

@@ -11,7 +11,10 @@ import Dispatch
 import Foundation
 import MicroHTTP
 import Synchronization
+import TestClocks
 import Testing
+@testable import AlertdTestSupport
+@testable import HTTPTestSupport
 
 // The session queue API of DESIGN.md ("HTTP API", "Queue semantics"), checked over real sockets
 // against the real server: MicroHTTP on libmicrohttpd serving AlertService with the built-in
@@ -150,16 +153,17 @@ struct LiveEnqueueTests {
 
     @Test("an unacknowledged item comes back when its lease ends, then is dead-lettered")
     func leaseAndDeadLetter() throws {
-        try withLiveServer(settings: QueueSettings(leaseDuration: 1, maxDeliveries: 2)) { port in
+        let clock = ManualClock()
+        try withLiveServer(settings: QueueSettings(leaseDuration: 1, maxDeliveries: 2), clock: clock) { port in
             let app = try SessionClient.open(port: port, session: "crashy")
             let item = try app.enqueue(#"{"alert":"app/questionExit"}"#)
             #expect(try app.delivered().deliveries == 1)
             #expect(try app.next().status == 204)
-            Thread.sleep(forTimeInterval: 1.2)
+            clock.advance(by: 1.2)
             let again = try app.delivered()
             #expect(again.ticket == item.ticket)
             #expect(again.deliveries == 2)
-            Thread.sleep(forTimeInterval: 1.2)
+            clock.advance(by: 1.2)
             #expect(try app.next().status == 204)
             let listed = try app.list().items
             #expect(listed.map(\.state) == ["dead"])

@@ -11,6 +11,8 @@ import Foundation
 import MicroHTTP
 import Synchronization
 import Testing
+@testable import HTTPTestSupport
+@testable import AlertdTestSupport
 
 // Errors: problem+json for every refusal, checked over real sockets against the real server: MicroHTTP on libmicrohttpd
 // serving AlertService with the built-in catalogs, on an ephemeral port.

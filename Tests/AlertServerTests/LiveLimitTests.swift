@@ -7,6 +7,8 @@ import AlertServer
 import Foundation
 import MicroHTTP
 import Testing
+@testable import HTTPTestSupport
+@testable import AlertdTestSupport
 
 // Limits that keep one client, or many slow ones, from taking the server: connections per client
 // address, the connection timeout for requests never finished, the URL length and the parameter

@@ -12,6 +12,8 @@ import Foundation
 import MicroHTTP
 import Synchronization
 import Testing
+@testable import HTTPTestSupport
+@testable import AlertdTestSupport
 
 // The session queue API of DESIGN.md ("HTTP API", "Queue semantics"), checked over real sockets
 // against the real server: MicroHTTP on libmicrohttpd serving AlertService with the built-in

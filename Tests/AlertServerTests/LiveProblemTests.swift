@@ -5,10 +5,13 @@ import Darwin
 #endif
 import AlertCatalogs
 import AlertQueue
+import AlertQueueSQLite
 import AlertServer
 import Foundation
 import MicroHTTP
 import Testing
+@testable import HTTPTestSupport
+@testable import AlertdTestSupport
 
 // Every error alertd answers is problem+json, whatever the status, and none says more than the
 // client needs: no stack trace, no SQL, no file path, no Swift type. Each test provokes one

@@ -13,6 +13,8 @@ import MicroHTTP
 import Synchronization
 import TestExecutors
 import Testing
+@testable import HTTPTestSupport
+@testable import AlertdTestSupport
 
 // The session queue API of DESIGN.md ("HTTP API", "Queue semantics"), checked over real sockets
 // against the real server: MicroHTTP on libmicrohttpd serving AlertService with the built-in

@@ -4,9 +4,12 @@ import Dispatch
 import Foundation
 import Locking
 import TestExecutors
+import TestClocks
 import Testing
 
 @testable import AlertServer
+@testable import HTTPTestSupport
+@testable import AlertdTestSupport
 
 // Where a parked long-poll's wake-up runs: a notification runs it on the notifying thread (so an
 // ack's wake-up looks without a thread hop), everything else on other threads, and a waiter is
@@ -55,9 +58,10 @@ struct LongPollsTests {
     @Test("a notification wakes the session's waiters on the notifying thread, once each")
     func notificationWakesInline() async throws {
         // Given: two waiters of session s and one of t
-        let polls = LongPolls()
+        let clock = ManualClock()
+        let polls = LongPolls(clock: clock)
         let wakes = Wakes()
-        let later = ContinuousClock.now + .seconds(30)
+        let later = clock.now() + 30
         for session in ["s", "s", "t"] {
             polls.park(session: session, since: polls.generation(of: session), until: later) { _ in wakes.wake() }
         }
@@ -70,43 +74,17 @@ struct LongPollsTests {
         #expect(polls.count == 1)
     }
 
-    @Test("forewarning a session tells its waiters on this thread and leaves them waiting")
-    func forewarningLeavesWaiting() async throws {
-        // Given: two waiters of session s that listen for a forewarning, one of s that does not,
-        // and one of t that does
-        let polls = LongPolls()
-        let told = Wakes()
-        let wakes = Wakes()
-        let later = ContinuousClock.now + .seconds(30)
-        for (session, listens) in [("s", true), ("s", true), ("s", false), ("t", true)] {
-            var forewarned: LongPolls.Wake?
-            if listens { forewarned = { told.wake() } }
-            polls.park(session: session, since: polls.generation(of: session), until: later, forewarned: forewarned) { _ in wakes.wake() }
-        }
-        // When: a change for s is about to be written
-        told.during { polls.forewarn("s") }
-        // Then: s's two listening waiters were told, on this thread; none was woken
-        #expect(told.count == 2)
-        #expect(told.inline == 2)
-        #expect(wakes.count == 0)
-        #expect(polls.count == 4)
-        // And the notification that follows wakes s's three waiters as usual
-        polls.notify("s")
-        #expect(wakes.count == 3)
-        #expect(told.count == 2)
-        #expect(polls.count == 1)
-    }
-
     @Test("a waiter that parks after a notification is woken at once, but never on the parking thread")
     func lateParkWakesElsewhere() async throws {
         // Given: the generation read before a look, then a notification during the look
-        let polls = LongPolls()
+        let clock = ManualClock()
+        let polls = LongPolls(clock: clock)
         let wakes = Wakes()
         let generation = polls.generation(of: "s")
         polls.notify("s")
         // When: the look parks with the old generation
         wakes.during {
-            polls.park(session: "s", since: generation, until: ContinuousClock.now + .seconds(30)) { _ in wakes.wake() }
+            polls.park(session: "s", since: generation, until: clock.now() + 30) { _ in wakes.wake() }
         }
         // Then: it is woken, on another thread (a look that parks late again and again would
         // otherwise nest each new look in the stack of the last)
@@ -119,14 +97,16 @@ struct LongPollsTests {
     @Test("deadlines wake their waiters, each once: a later notification wakes none again")
     func deadlinesWakeElsewhere() async throws {
         // Given: three waiters whose deadlines are near
-        let polls = LongPolls()
+        let clock = ManualClock()
+        let polls = LongPolls(clock: clock)
         let wakes = Wakes()
         for _ in 0..<3 {
-            polls.park(session: "s", since: polls.generation(of: "s"), until: ContinuousClock.now + .milliseconds(20)) { _ in
+            polls.park(session: "s", since: polls.generation(of: "s"), until: clock.now() + 0.02) { _ in
                 wakes.wake()
             }
         }
         // When: their deadlines pass
+        clock.advance(by: 0.02)
         try await wakes.waitFor(3)
         polls.notify("s")
         // Then: each was woken once, none by the notification
@@ -136,19 +116,20 @@ struct LongPollsTests {
 
     @Test("a deadline earlier than every other parked is kept, not left for the later ones")
     func earlierDeadlineParkedLater() async throws {
-        // Given: a waiter with a deadline an hour away (the timer is set for it). Not a minute:
-        // a test waiting to resume on a busy cooperative pool once saw a minute pass in CI.
-        let polls = LongPolls()
+        // Given: a waiter with a deadline an hour away (the timer is set for it)
+        let clock = ManualClock()
+        let polls = LongPolls(clock: clock)
         let late = Wakes(), early = Wakes()
-        polls.park(session: "late", since: polls.generation(of: "late"), until: ContinuousClock.now + .seconds(3600)) { _ in late.wake() }
+        polls.park(session: "late", since: polls.generation(of: "late"), until: clock.now() + 3600) { _ in late.wake() }
         // When: another parks with a deadline 30 ms away
-        let parked = ContinuousClock.now
-        polls.park(session: "early", since: polls.generation(of: "early"), until: parked + .milliseconds(30)) { _ in early.wake() }
-        // Then: that one is woken, not before its deadline (and long before the first one's);
-        // the first still waits
+        polls.park(session: "early", since: polls.generation(of: "early"), until: clock.now() + 0.03) { _ in early.wake() }
+        // Then: that one is not woken before its deadline, and is woken at it (long before the
+        // first one's); the first still waits
+        clock.advance(by: 0.029)
+        #expect(early.count == 0)
+        clock.advance(by: 0.002)
         try await early.waitFor(1)
         #expect(early.count == 1)
-        #expect(ContinuousClock.now - parked >= .milliseconds(30))
         #expect(late.count == 0)
         #expect(polls.count == 1)
     }
@@ -156,21 +137,24 @@ struct LongPollsTests {
     @Test("the deadlines of waiters a notification woke do not hold up the deadlines after them")
     func notifiedWaitersDeadlinesSkipped() async throws {
         // Given: waiters of session s with deadlines 20 ms away, woken at once by a notification
-        let polls = LongPolls()
+        let clock = ManualClock()
+        let polls = LongPolls(clock: clock)
         let notified = Wakes(), later = Wakes()
         for _ in 0..<3 {
-            polls.park(session: "s", since: polls.generation(of: "s"), until: ContinuousClock.now + .milliseconds(20)) { _ in
+            polls.park(session: "s", since: polls.generation(of: "s"), until: clock.now() + 0.02) { _ in
                 notified.wake()
             }
         }
         polls.notify("s")
         // When: waiters of t park with deadlines 40 and 80 ms away
         for milliseconds in [40, 80] {
-            polls.park(session: "t", since: polls.generation(of: "t"), until: ContinuousClock.now + .milliseconds(milliseconds)) { _ in
+            polls.park(session: "t", since: polls.generation(of: "t"), until: clock.now() + Double(milliseconds) / 1000) { _ in
                 later.wake()
             }
         }
         // Then: both are woken by their deadlines; s's waiters were woken once, by the notification
+        clock.advance(by: 0.041)
+        clock.advance(by: 0.041)
         try await later.waitFor(2)
         #expect(later.count == 2)
         #expect(notified.count == 3)
@@ -180,9 +164,10 @@ struct LongPollsTests {
     @Test("claiming takes the longest-waiting waiter of the session out: woken once, by the claimer, with what it hands")
     func claimHandsOver() async throws {
         // Given: two waiters of session s, parked in turn, and one of t
-        let polls = LongPolls()
+        let clock = ManualClock()
+        let polls = LongPolls(clock: clock)
         let first = Wakes(), second = Wakes(), other = Wakes()
-        let later = ContinuousClock.now + .seconds(30)
+        let later = clock.now() + 30
         for (session, wakes) in [("s", first), ("s", second), ("t", other)] {
             polls.park(session: session, since: polls.generation(of: session), until: later) { wakes.wake(with: $0) }
         }
@@ -210,15 +195,16 @@ struct LongPollsTests {
     @Test("a claimed waiter is not woken by its deadline or by shutdown: only by its claimer")
     func claimedWaiterKeptFromDeadlineAndShutdown() async throws {
         // Given: a claimed waiter whose deadline is a second away, and an unclaimed one with the
-        // same deadline (one firing of the timer reaches both). A second, not 20 ms: under the
-        // thread sanitizer, beside other suites, 20 ms once passed between parking and claiming.
-        let polls = LongPolls()
+        // same deadline (one firing of the timer reaches both)
+        let clock = ManualClock()
+        let polls = LongPolls(clock: clock)
         let claimedWakes = Wakes(), unclaimed = Wakes()
-        let soon = ContinuousClock.now + .seconds(1)
+        let soon = clock.now() + 1
         polls.park(session: "s", since: polls.generation(of: "s"), until: soon) { claimedWakes.wake(with: $0) }
         let claimed = try #require(polls.claim("s"))
         polls.park(session: "t", since: polls.generation(of: "t"), until: soon) { unclaimed.wake(with: $0) }
         // When: the deadline passes (the unclaimed waiter is woken by it), then the server shuts down
+        clock.advance(by: 1)
         try await unclaimed.waitFor(1)
         polls.close()
         // Then: the claimed waiter was not woken

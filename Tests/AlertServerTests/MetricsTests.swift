@@ -6,6 +6,8 @@ import Logging
 import MicroHTTP
 import TestExecutors
 import Testing
+@testable import HTTPTestSupport
+@testable import AlertdTestSupport
 
 // GET /metrics: Prometheus text; counts that move by what was done, route patterns and never
 // raw paths, the render cache, the queue's census by lane and state, long-polls, store errors.
@@ -174,6 +176,5 @@ private struct UnreachableStore: QueueStore {
     func hold(session: String, until: Date?) async throws { throw Self.error }
     func holdUntil(session: String, now: Date) async throws -> Date? { throw Self.error }
     func isReachable() async -> Bool { false }
-    var writesLocally: Bool { false }
     func census(now: Date) async throws -> QueueCensus { throw Self.error }
 }

@@ -4,6 +4,8 @@ import Testing
 import Yams
 
 @testable import AlertServer
+@testable import HTTPTestSupport
+@testable import AlertdTestSupport
 
 @Suite("openapi.yaml and the router agree")
 struct OpenAPITests {

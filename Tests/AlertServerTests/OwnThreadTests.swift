@@ -1,5 +1,7 @@
 import TestExecutors
 import Testing
+@testable import HTTPTestSupport
+@testable import AlertdTestSupport
 
 // `.ownThread` (TestExecutors) moves a test off Swift's shared pool, before and after it waits;
 // without it, a test runs on the pool.

@@ -3,6 +3,8 @@ import Testing
 
 @testable import AlertServer
 @testable import AlertSpec
+@testable import HTTPTestSupport
+@testable import AlertdTestSupport
 
 // The queue answers that write themselves must give the bytes their `Encodable` form gives.
 

@@ -1,9 +1,12 @@
 import AlertCatalogs
 import AlertQueue
+import AlertQueueSQLite
 @testable import AlertServer
 import Foundation
 import MicroHTTP
 import Testing
+@testable import HTTPTestSupport
+@testable import AlertdTestSupport
 
 // The probe behind `alertd healthcheck`: its URL, its verdict, and the HTTP it reads.
 

@@ -1,6 +1,8 @@
 import Foundation
 import Synchronization
 import Testing
+@testable import HTTPTestSupport
+@testable import AlertdTestSupport
 
 // A connection keeps the last response it sent from shared bytes and sends it again when the
 // next answer is the same (MicroHTTP's ConnectionResponse); only the X-Request-Id changes. These

@@ -1,5 +1,7 @@
 import Foundation
 import Testing
+@testable import HTTPTestSupport
+@testable import AlertdTestSupport
 
 // X-Request-Id: the client's when it is 1 to 128 visible ASCII characters, else one made by
 // the server; echoed on every answer, problems, refusals and 304s included.

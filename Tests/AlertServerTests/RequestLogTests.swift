@@ -2,6 +2,8 @@ import AlertServer
 import Foundation
 import Logging
 import Testing
+@testable import HTTPTestSupport
+@testable import AlertdTestSupport
 
 // One line per request, in text or JSON, through swift-log: method, path, status, body bytes,
 // duration, request id and route — never the query string, never a header (tokens travel in

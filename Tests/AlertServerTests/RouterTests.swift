@@ -5,6 +5,8 @@ import MicroHTTP
 import Testing
 
 @testable import AlertServer
+@testable import HTTPTestSupport
+@testable import AlertdTestSupport
 
 /// Router-level tests: requests go through `AlertService.respond(to:)` without a socket.
 @Suite("Routing and responses without a socket")

@@ -3,6 +3,8 @@ import AlertSpec
 import Foundation
 import TestExecutors
 import Testing
+@testable import AlertdTestSupport
+@testable import HTTPTestSupport
 
 /// openapi.yaml's spec schemas, checked by a real JSON Schema implementation (Python's
 /// `jsonschema`, Draft 2020-12) through `scripts/check_schema.py`: every spec the server renders

@@ -1,5 +1,6 @@
 import AlertCatalogs
 import AlertQueue
+import AlertQueueSQLite
 import AlertServer
 
 /// The server as `alertd serve` builds it, with the built-in catalogs and an in-memory store

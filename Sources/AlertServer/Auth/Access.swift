@@ -1,3 +1,4 @@
+import AlertQueue
 import Foundation
 import MicroHTTP
 
@@ -7,10 +8,13 @@ import MicroHTTP
 public struct Access: Sendable {
     public let credentials: Credentials
     public let tokens: SessionTokens
+    /// What a token's expiry is checked against.
+    let clock: any AlertClock
 
-    public init(credentials: Credentials) {
+    public init(credentials: Credentials, clock: any AlertClock = SystemClock()) {
         self.credentials = credentials
         self.tokens = SessionTokens(secret: credentials.sessionSecret)
+        self.clock = clock
     }
 
     enum Caller: Equatable {
@@ -19,12 +23,12 @@ public struct Access: Sendable {
     }
 
     /// The caller, or 401 without a token or with one that is not valid.
-    func caller(of request: Request, now: Date = Date()) throws -> Caller {
+    func caller(of request: Request) throws -> Caller {
         guard let header = request.http.headers["Authorization"], let token = Self.bearerToken(in: header) else {
             throw APIError.unauthorized("This call needs Authorization: Bearer <token>.")
         }
         if ConstantTime.equal(token, credentials.adminToken) { return .admin }
-        if let session = tokens.session(of: token, now: now) { return .session(session) }
+        if let session = tokens.session(of: token, now: clock.now()) { return .session(session) }
         throw APIError.unauthorized("The token is not valid, or it has expired.")
     }
 

@@ -25,7 +25,7 @@ extension SessionTokens {
 
     /// A token for `session` valid for `lifetime` seconds from `now` (the expiry in whole
     /// seconds, rounded down), and that expiry.
-    public func issue(session: String, lifetime: Double, now: Date = Date()) -> (token: String, expiry: Date) {
+    public func issue(session: String, lifetime: Double, now: Date) -> (token: String, expiry: Date) {
         let expiry = Date(timeIntervalSince1970: (now.timeIntervalSince1970 + lifetime).rounded(.down))
         return (issue(session: session, expiry: expiry), expiry)
     }

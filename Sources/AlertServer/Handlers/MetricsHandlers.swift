@@ -9,8 +9,7 @@ import MicroHTTP
 struct MetricsHandlers {
     let metrics: ServiceMetrics
     let requests: RequestMetrics
-    let store: any QueueStore
-    let polls: LongPolls
+    let queue: QueueServices
 
     static let contentType = "text/plain; version=0.0.4; charset=utf-8"
 
@@ -20,8 +19,8 @@ struct MetricsHandlers {
     }
 
     func scrape() async -> HTTPResponse {
-        let census = try? await store.census(now: Date())
-        metrics.update(census: census, waitingPolls: polls.count)
+        let census = try? await queue.store.census(now: queue.clock.now())
+        metrics.update(census: census, waitingPolls: queue.polls.count)
         var text = ""
         requests.render(into: &text)
         var body = Array(text.utf8)

@@ -1,5 +1,6 @@
 import AlertQueue
 import Dispatch
+import Foundation
 import Locking
 
 /// Requests waiting in `GET …/next?wait=N`, with neither a thread nor a task each: a waiter is
@@ -15,8 +16,9 @@ import Locking
 /// Reading the generation first closes the race between "the queue was empty" and "the
 /// waiter was registered": a notification in between wakes the waiter at once.
 ///
-/// An enqueue may also `claim` a waiter and hand it the item its own step delivered
-/// (`QueueStore.enqueueDelivering`), so that the poll needs no step of its own.
+/// An enqueue may also `claim` a waiter and hand it the item delivered for it (see
+/// `PollHandoff`), so that the poll needs no step of its own. Deadlines are read on the
+/// injected clock.
 public final class LongPolls: Sendable {
     public typealias Wake = @Sendable () -> Void
     /// Wakes a waiter: with the item delivered to it, or nil, for it to look at the queue.
@@ -25,15 +27,13 @@ public final class LongPolls: Sendable {
     private struct Waiter {
         let id: UInt64
         let wake: Look
-        /// Told when a change for the session is being written (see `forewarn`).
-        let forewarned: Wake?
     }
 
     /// When a waiter's deadline comes. Entries stay after their waiter was woken by a
     /// notification or claimed, and are skipped when their time comes: no search on every
     /// wake-up.
     private struct Deadline: Comparable {
-        let instant: ContinuousClock.Instant
+        let instant: Date
         let id: UInt64
         let session: String
 
@@ -48,7 +48,7 @@ public final class LongPolls: Sendable {
         var waiters: [String: [Waiter]] = [:]
         var deadlines = MinHeap<Deadline>()
         /// When the timer is set to fire; nil while it is not set.
-        var armedFor: ContinuousClock.Instant?
+        var armedFor: Date?
         var nextID: UInt64 = 0
         var count = 0
         var closed = false
@@ -71,7 +71,7 @@ public final class LongPolls: Sendable {
 
         /// Drops the earliest deadlines whose waiter a notification already woke, and returns
         /// the earliest one still waited for.
-        mutating func firstLiveDeadline() -> ContinuousClock.Instant? {
+        mutating func firstLiveDeadline() -> Date? {
             while let first = deadlines.first {
                 if waiters[first.session]?.contains(where: { $0.id == first.id }) == true { return first.instant }
                 deadlines.removeFirst()
@@ -81,28 +81,30 @@ public final class LongPolls: Sendable {
     }
 
     private let state = Locked(State())
+    private let clock: any AlertClock
     /// Fires at the earliest deadline still waited for, and is set again for the next one; not
     /// set while no waiter waits. Deadlines then come due a few at a time, spread as the polls
-    /// came, not in bursts at the ticks of a periodic sweep: with 10,000 polls waiting and a
-    /// thousand a second reaching their deadline, a sweep every 50 ms answered 50 at once, and an
-    /// enqueue's wake-up that fell behind them took up to 8 ms at p99 instead of 2 ms
-    /// (scripts/bench/longpolls.py, ROUNDS=2000). A Dispatch timer rather than a task, so it
-    /// fires whatever the cooperative thread pool is doing. Set once in `init`; Dispatch sources
-    /// are thread-safe, they are just not marked `Sendable` on Linux.
-    nonisolated(unsafe) private let timer: any DispatchSourceTimer
+    /// came, not in bursts at the ticks of a periodic sweep (which, with 10,000 polls waiting,
+    /// delayed the enqueues' wake-ups behind them). Set once in `init`.
+    private let timer: Locked<(any AlertTimer)?> = Locked(nil)
     /// How late past its deadline a waiter may be woken, so that deadlines close together are
     /// served by one firing.
-    private let leeway: DispatchTimeInterval
+    private let leeway: Duration
 
-    /// - Parameter leeway: how late past its deadline a waiter may be woken.
-    public init(leeway: Duration = .milliseconds(2)) {
-        self.leeway = Self.interval(leeway)
-        timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "alertd.long-polls"))
-        timer.setEventHandler { [weak self] in self?.expire(now: .now) }
-        timer.resume()
+    /// - Parameters:
+    ///   - clock: what deadlines are read on.
+    ///   - leeway: how late past its deadline a waiter may be woken.
+    public init(clock: any AlertClock = SystemClock(), leeway: Duration = .milliseconds(2)) {
+        self.clock = clock
+        self.leeway = leeway
+        let made = clock.makeTimer { [weak self] in
+            guard let self else { return }
+            expire(now: self.clock.now())
+        }
+        timer.withLock { $0 = made }
     }
 
-    deinit { timer.cancel() }
+    deinit { timer.withLock { $0?.cancel() } }
 
     /// Waiters registered now.
     public var count: Int { state.withLock { $0.count } }
@@ -122,34 +124,17 @@ public final class LongPolls: Sendable {
     /// waiters at once: those run `wake` on Dispatch's threads, in parallel. So does a `park`
     /// that comes too late, never on the parking thread: a look that parks again and again while
     /// its session keeps changing would otherwise nest each new look in the last one's stack.
-    ///
-    /// `forewarned`, if given, is called (on the writing thread) each time `forewarn` says a
-    /// change for the session is being written, while the waiter still waits.
-    public func park(
-        session: String, since generation: UInt64, until deadline: ContinuousClock.Instant, forewarned: Wake? = nil,
-        wake: @escaping Look
-    ) {
+    public func park(session: String, since generation: UInt64, until deadline: Date, wake: @escaping Look) {
         let parked = state.withLock { state -> Bool in
-            guard !state.closed, state.generations[Self.bucket(session)] == generation, deadline > .now else { return false }
+            guard !state.closed, state.generations[Self.bucket(session)] == generation, deadline > clock.now() else { return false }
             state.nextID += 1
-            state.waiters[session, default: []].append(Waiter(id: state.nextID, wake: wake, forewarned: forewarned))
+            state.waiters[session, default: []].append(Waiter(id: state.nextID, wake: wake))
             state.deadlines.insert(Deadline(instant: deadline, id: state.nextID, session: session))
             state.count += 1
             if state.armedFor.map({ deadline < $0 }) ?? true { arm(for: deadline, in: &state) }
             return true
         }
         if !parked { Self.wakeElsewhere { wake(nil) } }
-    }
-
-    /// Tells the waiters of `session` that a change for it is being written, and leaves them
-    /// waiting: a `notify` should follow once it is stored. An enqueue says so before it
-    /// writes, so that a waiting poll's connection gets ready meanwhile.
-    public func forewarn(_ session: String) {
-        let told = state.withLock { state -> [Wake] in
-            guard let waiting = state.waiters[session] else { return [] }
-            return waiting.compactMap(\.forewarned)
-        }
-        for forewarned in told { forewarned() }
     }
 
     /// Wakes every waiter of `session`, on this thread.
@@ -183,7 +168,7 @@ public final class LongPolls: Sendable {
 
     /// Wakes every waiter and lets no new one wait (shutdown).
     public func close() {
-        timer.cancel()
+        timer.withLock { $0?.cancel() }
         let woken = state.withLock { state -> [Waiter] in
             state.closed = true
             state.deadlines = MinHeap()
@@ -195,7 +180,7 @@ public final class LongPolls: Sendable {
 
     /// Wakes the waiters whose deadline has come (the earliest deadlines only, never a scan),
     /// and sets the timer for the next.
-    private func expire(now: ContinuousClock.Instant) {
+    private func expire(now: Date) {
         let woken = state.withLock { state -> [Waiter] in
             var due: [Waiter] = []
             while let first = state.deadlines.first, first.instant <= now {
@@ -211,15 +196,9 @@ public final class LongPolls: Sendable {
 
     /// Sets the timer to fire at `deadline` (under the state's lock, so that the last setting
     /// made is the one for the earliest deadline).
-    private func arm(for deadline: ContinuousClock.Instant, in state: inout State) {
+    private func arm(for deadline: Date, in state: inout State) {
         state.armedFor = deadline
-        timer.schedule(deadline: .now() + Self.interval(max(.zero, deadline - .now)), repeating: .never, leeway: leeway)
-    }
-
-    /// `duration` as Dispatch counts it, to the nanosecond.
-    private static func interval(_ duration: Duration) -> DispatchTimeInterval {
-        let (seconds, attoseconds) = duration.components
-        return .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
+        timer.withLock { $0?.schedule(at: deadline, leeway: leeway) }
     }
 
     /// Runs each waiter's `wake` on a Dispatch thread: thousands may be due at once.

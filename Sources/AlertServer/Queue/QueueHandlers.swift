@@ -14,15 +14,18 @@ final class QueueHandlers: Sendable {
     let access: Access
     let polls: LongPolls
     let settings: QueueSettings
+    /// What every reading of the time here goes through.
+    let clock: any AlertClock
     /// Counts enqueues, deliveries and acks.
     let metrics: ServiceMetrics
 
-    init(alerts: RenderedAlerts, store: any QueueStore, access: Access, polls: LongPolls, settings: QueueSettings, metrics: ServiceMetrics) {
+    init(alerts: RenderedAlerts, queue: QueueServices, metrics: ServiceMetrics) {
         self.alerts = alerts
-        self.store = store
-        self.access = access
-        self.polls = polls
-        self.settings = settings
+        self.store = queue.store
+        self.access = queue.access
+        self.polls = queue.polls
+        self.settings = queue.settings
+        self.clock = queue.clock
         self.metrics = metrics
     }
 
@@ -65,7 +68,7 @@ final class QueueHandlers: Sendable {
             }
             lifetime = ttl
         }
-        let (token, expiry) = access.tokens.issue(session: session, lifetime: lifetime)
+        let (token, expiry) = access.tokens.issue(session: session, lifetime: lifetime, now: clock.now())
         return uncached(IssuedToken(session: session, token: token, expiresAt: expiry.formatted(.iso8601)), status: 201)
     }
 
@@ -73,30 +76,8 @@ final class QueueHandlers: Sendable {
         let session = try Self.session(of: request)
         try access.requireAdmin(request)
         let item = try EnqueueRequest.item(session: session, body: request.http.body, alerts: alerts)
-        // A poll waiting for this session gets its connection ready while the item is written
-        // and looked at (see `ResponsePromise.resumeAhead`), when that takes about as long.
-        if store.writesLocally { polls.forewarn(session) }
-        // The longest-waiting poll of the session is handed what the enqueue's own step delivers
-        // (one commit where the enqueue and the poll's look took two), or looks itself. Measured
-        // (BENCHMARKS.md, 2026-11-28, morning): a third less server CPU per woken poll, and with
-        // 10,000 waiting a wake-up p99 of 3.31 ms instead of 5.18 (2,400 wake-ups pooled).
-        let result: EnqueueResult
-        if let waiting = polls.claim(session) {
-            let delivered: QueueItem?
-            do {
-                (result, delivered) = try await store.enqueueDelivering(item, now: Date())
-            } catch {
-                waiting(nil)
-                throw error
-            }
-            waiting(delivered)
-        } else {
-            result = try await store.enqueue(item, now: Date())
-        }
-        if result.created {
-            metrics.enqueued()
-            polls.notify(session)
-        }
+        let result = try await PollHandoff(store: store, polls: polls).enqueue(item, now: clock.now())
+        if result.created { metrics.enqueued() }
         return uncached(
             Enqueued(ticket: result.item.ticket, position: result.position, duplicate: !result.created),
             status: result.created ? 201 : 200)
@@ -105,7 +86,7 @@ final class QueueHandlers: Sendable {
     func list(_ request: Request) async throws -> any ResponseGenerator {
         let session = try Self.session(of: request)
         try access.requireSession(session, request, adminAllowed: true)
-        let items = try await store.items(session: session, now: Date())
+        let items = try await store.items(session: session, now: clock.now())
         return uncached(QueueList(session: session, items: items.map(ItemView.init)))
     }
 
@@ -113,7 +94,7 @@ final class QueueHandlers: Sendable {
         let session = try Self.session(of: request)
         try access.requireAdmin(request)
         let ticket = request.pathParameters["ticket"]
-        let count = try await store.cancel(session: session, ticket: ticket, now: Date())
+        let count = try await store.cancel(session: session, ticket: ticket, now: clock.now())
         polls.notify(session)
         return uncached(Cancelled(cancelled: count))
     }
@@ -121,7 +102,7 @@ final class QueueHandlers: Sendable {
     /// The next item in the client's language, waiting up to `wait` seconds for one.
     func next(_ request: Request) async throws -> any ResponseGenerator {
         let (session, wait) = try nextRequest(request)
-        return try await next(request, session: session, deadline: ContinuousClock.now + .seconds(wait))
+        return try await next(request, session: session, deadline: clock.now().addingTimeInterval(Double(wait)))
     }
 
     /// One look at the session's queue: the item, 204 at the deadline, or a wait for a change.
@@ -130,35 +111,26 @@ final class QueueHandlers: Sendable {
     /// new task when the session changes or the deadline comes. A change starts that task on the
     /// notifying thread (`Task.immediate`): the ack, cancel or release that wakes a poll runs the
     /// poll's look itself, and at light load answers it without a thread hop. An enqueue needs
-    /// no look: it claims the poll, delivers to it in the enqueue's own step
-    /// (`QueueStore.enqueueDelivering`), and renders the item for it. With thousands of
-    /// polls waiting, an enqueue also forewarns the session's polls before it writes: their
-    /// connections are resumed ahead of the answer (`ResponsePromise.resumeAhead`), so that
-    /// libmicrohttpd's walk over the suspended connections runs while the item is written and
-    /// looked at, not after (wake-up p50 1.6 → 1.1 ms with 10,000 waiting). The work around the
-    /// store calls is done in synchronous helpers, so a look's async frame stays small.
-    private func next(_ request: Request, session: String, deadline: ContinuousClock.Instant) async throws -> any ResponseGenerator {
+    /// no look: it claims the poll and hands it the item (`PollHandoff`), rendered here. The
+    /// work around the store calls is done in synchronous helpers, so a look's async frame
+    /// stays small.
+    private func next(_ request: Request, session: String, deadline: Date) async throws -> any ResponseGenerator {
         let generation = polls.generation(of: session)
-        if let item = try await store.next(session: session, now: Date()) {
+        if let item = try await store.next(session: session, now: clock.now()) {
             metrics.delivered()
             return try delivery(of: item, for: request)
         }
-        if ContinuousClock.now >= deadline || polls.isClosed {
+        let now = clock.now()
+        if now >= deadline || polls.isClosed {
             return HTTPResponse(status: 204, headers: ["Cache-Control": "no-store"])
         }
         // A hold that ends by itself notifies no one: look again when it ends.
         var wakeUp = deadline
-        let holdEnd = try await store.holdUntil(session: session, now: Date())
-        if let holdEnd {
-            wakeUp = min(deadline, ContinuousClock.now + .milliseconds(Int(holdEnd.timeIntervalSinceNow * 1000) + 5))
+        if let holdEnd = try await store.holdUntil(session: session, now: now) {
+            wakeUp = min(deadline, holdEnd.addingTimeInterval(0.005))
         }
-        // Forewarned of an enqueue, the connection gets ready for the answer; not during a hold,
-        // which keeps most items back.
-        let readyEarly = holdEnd == nil
         return PendingResponse { [self, wakeUp] answer in
-            var forewarned: LongPolls.Wake?
-            if readyEarly { forewarned = { answer.comingSoon() } }
-            polls.park(session: session, since: generation, until: wakeUp, forewarned: forewarned) { [self] delivered in
+            polls.park(session: session, since: generation, until: wakeUp) { [self] delivered in
                 if let delivered {
                     metrics.delivered()
                     answer(Result<any ResponseGenerator, any Error> { try self.delivery(of: delivered, for: request) })
@@ -204,7 +176,7 @@ final class QueueHandlers: Sendable {
         let ticket = request.path("ticket")
         let actionID = try JSONBody.read(request, members: ["action"])?.string("action")
         // The action's chain is found inside the ack's step, from the item it loads: one read.
-        let done = try await store.acknowledge(session: session, ticket: ticket, now: Date()) { [alerts] item in
+        let done = try await store.acknowledge(session: session, ticket: ticket, now: clock.now()) { [alerts] item in
             try actionID.flatMap { try ItemRendering.chain(of: item, action: $0, alerts: alerts) }
         }
         metrics.acknowledged()
@@ -225,7 +197,7 @@ final class QueueHandlers: Sendable {
             }
             seconds = given
         }
-        let until = Date().addingTimeInterval(seconds)
+        let until = clock.now().addingTimeInterval(seconds)
         try await store.hold(session: session, until: until)
         return uncached(Held(session: session, until: until.formatted(.iso8601)))
     }

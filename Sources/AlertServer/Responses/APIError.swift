@@ -71,7 +71,13 @@ public struct APIError: Error, Sendable, ResponseGenerator, CustomStringConverti
         case .unauthorized: 401
         case .forbidden: 403
         case .unsupportedMediaType: 415
-        case .queue(let error): error.status
+        case .queue(let error):
+            switch error.kind {
+            case .notFound: 404
+            case .gone: 410
+            case .queueFull: 429
+            case .unavailable: 503
+            }
         case .internal: 500
         }
     }
@@ -109,11 +115,11 @@ public struct APIError: Error, Sendable, ResponseGenerator, CustomStringConverti
         case .forbidden: "Forbidden"
         case .unsupportedMediaType: "Unsupported media type"
         case .queue(let error):
-            switch error.status {
-            case 404: "Not found"
-            case 410: "Gone"
-            case 429: "Too many items"
-            default: "Service unavailable"
+            switch error.kind {
+            case .notFound: "Not found"
+            case .gone: "Gone"
+            case .queueFull: "Too many items"
+            case .unavailable: "Service unavailable"
             }
         case .internal: "Internal error"
         }

