@@ -1,7 +1,7 @@
 # Sourced by the benchmarks: says which build of alertd they measure, and warns when a source
 # file changed after that build. A build an experiment left in .build/release measures the
-# experiment, not the tree: `make bench-…` builds first, a script run by hand does not (five
-# runs of 2026-11-27 measured such a leftover; see BENCHMARKS.md).
+# experiment, not the tree: `make bench-…` builds first, a script run by hand does not (see
+# docs/benchmarks.md, "How to run them").
 
 describe_build() {  # binary
   local changed

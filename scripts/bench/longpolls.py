@@ -9,7 +9,7 @@ millisecond or two of the client's own in a p99 that should be the server's.
 Each round also times a `GET /livez` after the same idle gap: what this VM takes to wake a
 thread of the server and one of the client, with no work between, the share of a wake-up's time
 that is the machine's rather than alertd's. (Its p99 stayed under about a millisecond where the
-wake-up's reached 3–7 ms: see BENCHMARKS.md for where the rest goes.)"""
+wake-up's reached 3–7 ms: see docs/benchmarks.md for where the rest goes.)"""
 import asyncio, json, os, resource, socket, subprocess, sys, time, urllib.request
 
 HOST, PORT = "127.0.0.1", int(os.environ["PORT"])
