@@ -162,5 +162,14 @@ fuzz: deps
 fuzz-short: deps
 	scripts/fuzz.sh $(FUZZ_SHORT_SECONDS)
 
+# docs/configuration.md, printed from the settings' declarations (Sources/alertd/Setting.swift) by
+# a debug build; ConfigReferenceTests fails until it is regenerated after a change there.
+.PHONY: docs
+docs:
+	swift build --product alertd
+	mkdir -p docs
+	.build/debug/alertd config-reference > docs/configuration.md.tmp
+	mv docs/configuration.md.tmp docs/configuration.md
+
 clean:
 	rm -rf .build

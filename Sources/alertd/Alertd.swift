@@ -23,7 +23,9 @@ struct Alertd: ParsableCommand {
             Run `alertd help COMMAND` for a command's options and examples.
             """,
         version: "0.1.0",
-        subcommands: [Serve.self, Render.self, Validate.self, CatalogCommand.self, Token.self, Healthcheck.self],
+        subcommands: [
+            Serve.self, Render.self, Validate.self, CatalogCommand.self, Token.self, Healthcheck.self, ConfigReference.self,
+        ],
         defaultSubcommand: Serve.self
     )
 }

@@ -38,12 +38,9 @@ struct Healthcheck: ParsableCommand {
 
     func run() throws {
         var settings = config.settings()
-        let defaults = HTTPServer.Configuration()
         let target =
             url
-            ?? ReadinessProbe.defaultURL(
-                host: settings.string(nil, flagName: "host", env: "ALERTD_HOST", default: defaults.host),
-                port: settings.integer(nil, flagName: "port", env: "ALERTD_PORT", default: defaults.port))
+            ?? ReadinessProbe.defaultURL(host: settings.string(nil, .host), port: settings.integer(nil, .port))
         guard settings.problems.isEmpty else {
             for problem in settings.problems { printError("alertd healthcheck: \(problem)") }
             throw ExitCode(1)

@@ -6,19 +6,16 @@ import Logging
 /// standard error, one line per event (see `AlertdLogHandler`); standard output keeps only the
 /// `alertd listening on …` line.
 struct LogOptions: ParsableArguments {
-    @Option(help: "Log lines as text (for people) or json (one object per line); ALERTD_LOG_FORMAT. (default: text)")
+    @Option(name: Setting.logFormat.optionName, help: Setting.logFormat.optionHelp)
     var logFormat: String?
 
-    @Option(help: """
-        Least severe level logged: trace, debug, info (a line per request), notice, warning, error, \
-        critical; ALERTD_LOG_LEVEL. (default: info)
-        """)
+    @Option(name: Setting.logLevel.optionName, help: Setting.logLevel.optionHelp)
     var logLevel: String?
 
     /// The format and level, or nil with a problem reported for a value that is neither.
     func resolve(_ settings: inout Settings) -> (format: LogFormat, level: Logger.Level)? {
-        let formatText = settings.string(logFormat, flagName: "log-format", env: "ALERTD_LOG_FORMAT", default: "text")
-        let levelText = settings.string(logLevel, flagName: "log-level", env: "ALERTD_LOG_LEVEL", default: "info")
+        let formatText = settings.string(logFormat, .logFormat)
+        let levelText = settings.string(logLevel, .logLevel)
         let format = LogFormat(rawValue: formatText)
         let level = Logger.Level(rawValue: levelText)
         if format == nil {

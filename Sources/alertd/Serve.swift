@@ -31,76 +31,70 @@ struct Serve: ParsableCommand {
     @Flag(help: "Print the effective settings (secrets hidden) as a config file, and exit.")
     var printConfig = false
 
-    @Option(help: "Address to listen on; ALERTD_HOST. (default: 127.0.0.1)")
+    @Option(name: Setting.host.optionName, help: Setting.host.optionHelp)
     var host: String?
 
-    @Option(help: "Port to listen on, 0 for any free one; ALERTD_PORT. (default: 8080)")
+    @Option(name: Setting.port.optionName, help: Setting.port.optionHelp)
     var port: Int?
 
-    @Option(help: "Queue store: \(StoreLocation.usage); ALERTD_STORE. (default: sqlite:DATA-DIR/alertd.sqlite)")
+    @Option(name: Setting.store.optionName, help: Setting.store.optionHelp)
     var store: String?
 
-    @Option(help: "PostgreSQL store: connections each instance may open (plus one that listens); ALERTD_STORE_POOL_SIZE. (default: 10)")
+    @Option(name: Setting.storePoolSize.optionName, help: Setting.storePoolSize.optionHelp)
     var storePoolSize: Int?
 
-    @Option(help: "PostgreSQL store: seconds a store call may take before it answers 503; ALERTD_STORE_TIMEOUT. (default: 5)")
+    @Option(name: Setting.storeTimeout.optionName, help: Setting.storeTimeout.optionHelp)
     var storeTimeout: Int?
 
-    @Option(help: "PostgreSQL store: least milliseconds between two NOTIFY statements of this instance, 0…500 (under load, another instance's long-poll hears of a write up to this much later); ALERTD_STORE_NOTIFY_SPACING. (default: 20)")
+    @Option(name: Setting.storeNotifySpacing.optionName, help: Setting.storeNotifySpacing.optionHelp)
     var storeNotifySpacing: Int?
 
     /// `--data-dir` and `--session-secret`, shared with `alertd token`.
     @OptionGroup var secrets: SecretOptions
 
-    @Option(help: "Token for admin calls; ALERTD_ADMIN_TOKEN. (default: generated once, kept in DATA-DIR/admin-token)")
+    @Option(name: Setting.adminToken.optionName, help: Setting.adminToken.optionHelp)
     var adminToken: String?
 
-    @Option(help: "Seconds a delivered alert stays leased without an ack; ALERTD_LEASE. (default: 60)")
+    @Option(name: Setting.lease.optionName, help: Setting.lease.optionHelp)
     var lease: Int?
 
-    @Option(help: "Deliveries without an ack before an alert is dead-lettered; ALERTD_MAX_DELIVERIES. (default: 5)")
+    @Option(name: Setting.maxDeliveries.optionName, help: Setting.maxDeliveries.optionHelp)
     var maxDeliveries: Int?
 
-    @Option(help: "Live alerts one session may hold; ALERTD_MAX_QUEUE_LENGTH. (default: 100)")
+    @Option(name: Setting.maxQueueLength.optionName, help: Setting.maxQueueLength.optionHelp)
     var maxQueueLength: Int?
 
-    @Option(help: "Folder of catalog files; ALERTD_CATALOGS. (default: none)")
+    @Option(name: Setting.catalogs.optionName, help: Setting.catalogs.optionHelp)
     var catalogs: String?
 
-    @Option(help: "Largest request body in bytes; ALERTD_MAX_BODY_SIZE. (default: 1048576)")
+    @Option(name: Setting.maxBodySize.optionName, help: Setting.maxBodySize.optionHelp)
     var maxBodySize: Int?
 
-    @Option(help: "Worker threads; ALERTD_THREADS. (default: one per core)")
+    @Option(name: Setting.threads.optionName, help: Setting.threads.optionHelp)
     var threads: Int?
 
-    @Option(help: "Connections held at once; ALERTD_CONNECTION_LIMIT. (default: 16384)")
+    @Option(name: Setting.connectionLimit.optionName, help: Setting.connectionLimit.optionHelp)
     var connectionLimit: Int?
 
-    @Option(help: """
-        Connections held at once from one client address, 0 for no limit (behind a reverse proxy \
-        every connection comes from the proxy: raise it or set 0); ALERTD_PER_CLIENT_CONNECTION_LIMIT. (default: 128)
-        """)
+    @Option(name: Setting.perClientConnectionLimit.optionName, help: Setting.perClientConnectionLimit.optionHelp)
     var perClientConnectionLimit: Int?
 
-    @Option(help: "Longest path and query string in bytes (414 past it); ALERTD_MAX_URL_LENGTH. (default: 2048)")
+    @Option(name: Setting.maxURLLength.optionName, help: Setting.maxURLLength.optionHelp)
     var maxURLLength: Int?
 
-    @Option(help: "Most header fields in one request (431 past it); ALERTD_MAX_HEADER_COUNT. (default: 64)")
+    @Option(name: Setting.maxHeaderCount.optionName, help: Setting.maxHeaderCount.optionHelp)
     var maxHeaderCount: Int?
 
-    @Option(help: """
-        Bytes for one connection's request line, headers and buffers (a request whose headers \
-        do not fit is closed); each waiting long-poll holds this much; ALERTD_CONNECTION_MEMORY. (default: 4096)
-        """)
+    @Option(name: Setting.connectionMemory.optionName, help: Setting.connectionMemory.optionHelp)
     var connectionMemory: Int?
 
-    @Option(help: "Seconds before an idle connection is closed; ALERTD_CONNECTION_TIMEOUT. (default: 30)")
+    @Option(name: Setting.connectionTimeout.optionName, help: Setting.connectionTimeout.optionHelp)
     var connectionTimeout: Int?
 
-    @Option(help: "Seconds requests in flight get to finish at shutdown; ALERTD_SHUTDOWN_GRACE. (default: 10)")
+    @Option(name: Setting.shutdownGrace.optionName, help: Setting.shutdownGrace.optionHelp)
     var shutdownGrace: Int?
 
-    @Option(help: "Rendered alerts kept (alert, parameters, locale), 0 for none; ALERTD_RENDER_CACHE_SIZE. (default: 4096)")
+    @Option(name: Setting.renderCacheSize.optionName, help: Setting.renderCacheSize.optionHelp)
     var renderCacheSize: Int?
 
     /// `--log-format`, `--log-level`.
@@ -110,50 +104,33 @@ struct Serve: ParsableCommand {
         var settings = config.settings()
         let defaults = HTTPServer.Configuration()
         let http = HTTPServer.Configuration(
-            host: settings.string(host, flagName: "host", env: "ALERTD_HOST", default: defaults.host),
-            port: settings.integer(port, flagName: "port", env: "ALERTD_PORT", default: defaults.port),
-            threads: settings.integer(threads, flagName: "threads", env: "ALERTD_THREADS", default: defaults.threads),
-            connectionLimit: settings.integer(
-                connectionLimit, flagName: "connection-limit", env: "ALERTD_CONNECTION_LIMIT",
-                default: defaults.connectionLimit),
-            perClientConnectionLimit: settings.integer(
-                perClientConnectionLimit, flagName: "per-client-connection-limit", env: "ALERTD_PER_CLIENT_CONNECTION_LIMIT",
-                default: defaults.perClientConnectionLimit),
-            connectionMemoryLimit: settings.integer(
-                connectionMemory, flagName: "connection-memory", env: "ALERTD_CONNECTION_MEMORY",
-                default: defaults.connectionMemoryLimit),
-            connectionTimeout: settings.integer(
-                connectionTimeout, flagName: "connection-timeout", env: "ALERTD_CONNECTION_TIMEOUT",
-                default: defaults.connectionTimeout),
-            maxBodySize: settings.integer(
-                maxBodySize, flagName: "max-body-size", env: "ALERTD_MAX_BODY_SIZE", default: defaults.maxBodySize),
-            maxURLLength: settings.integer(
-                maxURLLength, flagName: "max-url-length", env: "ALERTD_MAX_URL_LENGTH", default: defaults.maxURLLength),
-            maxHeaderCount: settings.integer(
-                maxHeaderCount, flagName: "max-header-count", env: "ALERTD_MAX_HEADER_COUNT", default: defaults.maxHeaderCount))
-        let grace = settings.integer(shutdownGrace, flagName: "shutdown-grace", env: "ALERTD_SHUTDOWN_GRACE", default: 10)
-        let renderCache = settings.integer(
-            renderCacheSize, flagName: "render-cache-size", env: "ALERTD_RENDER_CACHE_SIZE", default: 4096)
+            host: settings.string(host, .host),
+            port: settings.integer(port, .port),
+            threads: settings.integer(threads, .threads, default: defaults.threads),
+            connectionLimit: settings.integer(connectionLimit, .connectionLimit),
+            perClientConnectionLimit: settings.integer(perClientConnectionLimit, .perClientConnectionLimit),
+            connectionMemoryLimit: settings.integer(connectionMemory, .connectionMemory),
+            connectionTimeout: settings.integer(connectionTimeout, .connectionTimeout),
+            maxBodySize: settings.integer(maxBodySize, .maxBodySize),
+            maxURLLength: settings.integer(maxURLLength, .maxURLLength),
+            maxHeaderCount: settings.integer(maxHeaderCount, .maxHeaderCount))
+        let grace = settings.integer(shutdownGrace, .shutdownGrace)
+        let renderCache = settings.integer(renderCacheSize, .renderCacheSize)
         let dataFolder = secrets.dataFolder(&settings)
         let storeText = settings.string(
-            store, flagName: "store", env: "ALERTD_STORE", default: "sqlite:\(dataFolder)/alertd.sqlite",
+            store, .store, default: "sqlite:\(dataFolder)/alertd.sqlite",
             show: { "'\(StoreLocation.redacted($0).replacing("'", with: "''"))'" })
         let queueSettings = QueueSettings(
-            leaseDuration: Double(settings.integer(lease, flagName: "lease", env: "ALERTD_LEASE", default: 60)),
-            maxDeliveries: settings.integer(maxDeliveries, flagName: "max-deliveries", env: "ALERTD_MAX_DELIVERIES", default: 5),
-            maxQueueLength: settings.integer(maxQueueLength, flagName: "max-queue-length", env: "ALERTD_MAX_QUEUE_LENGTH", default: 100))
+            leaseDuration: Double(settings.integer(lease, .lease)),
+            maxDeliveries: settings.integer(maxDeliveries, .maxDeliveries),
+            maxQueueLength: settings.integer(maxQueueLength, .maxQueueLength))
         let postgresOptions = PostgresQueueStore.Options(
-            maximumConnections: settings.integer(
-                storePoolSize, flagName: "store-pool-size", env: "ALERTD_STORE_POOL_SIZE", default: 10),
-            requestTimeout: .seconds(settings.integer(storeTimeout, flagName: "store-timeout", env: "ALERTD_STORE_TIMEOUT", default: 5)),
-            notificationSpacing: .milliseconds(settings.integer(
-                storeNotifySpacing, flagName: "store-notify-spacing", env: "ALERTD_STORE_NOTIFY_SPACING", default: 20)))
-        let givenAdminToken = settings.optionalString(
-            adminToken, flagName: "admin-token", env: "ALERTD_ADMIN_TOKEN", secret: true,
-            unset: "generated once, kept in DATA-DIR/\(Credentials.adminTokenFile)")
+            maximumConnections: settings.integer(storePoolSize, .storePoolSize),
+            requestTimeout: .seconds(settings.integer(storeTimeout, .storeTimeout)),
+            notificationSpacing: .milliseconds(settings.integer(storeNotifySpacing, .storeNotifySpacing)))
+        let givenAdminToken = settings.optionalString(adminToken, .adminToken)
         let givenSecret = secrets.givenSessionSecret(&settings)
-        let catalogFolder = settings.optionalString(
-            catalogs, flagName: "catalogs", env: "ALERTD_CATALOGS", unset: "the built-in catalogs only")
+        let catalogFolder = settings.optionalString(catalogs, .catalogs)
         let logs = logging.resolve(&settings)
         settings.reportUnknownFileSettings()
 

@@ -44,11 +44,12 @@ struct Settings {
 
     /// A flag's value, else its environment twin, else the configuration file's, each parsed
     /// with `parse`, else `fallback`. `show` writes the value for `--print-config` (passwords
-    /// hidden); a `secret` is never shown.
+    /// hidden); a secret is never shown.
     mutating func value<T>(
-        _ flag: T?, flagName: String, env name: String, default fallback: T, expected: String, secret: Bool = false,
-        show: ((T) -> String)? = nil, parse: (String) -> T?
+        _ flag: T?, _ setting: Setting, default fallback: T, expected: String, show: ((T) -> String)? = nil,
+        parse: (String) -> T?
     ) -> T {
+        let (flagName, name, secret) = (setting.name, setting.environment, setting.isSecret)
         func record(_ value: T, _ source: Source) -> T {
             let text = secret ? nil : show.map { $0(value) } ?? Self.yaml(value)
             resolved.append(Resolved(name: flagName, value: text, source: source, note: nil))
@@ -65,31 +66,46 @@ struct Settings {
         return record(fallback, .fallback)
     }
 
+    /// A text setting; `fallback` is needed only when the declaration describes its default
+    /// rather than giving it.
     mutating func string(
-        _ flag: String?, flagName: String, env name: String, default fallback: String, show: ((String) -> String)? = nil
+        _ flag: String?, _ setting: Setting, default fallback: String? = nil, show: ((String) -> String)? = nil
     ) -> String {
-        value(flag, flagName: flagName, env: name, default: fallback, expected: "text", show: show) { $0 }
+        value(flag, setting, default: fallback ?? Self.declaredText(setting), expected: "text", show: show) { $0 }
     }
 
-    mutating func integer(_ flag: Int?, flagName: String, env name: String, default fallback: Int) -> Int {
-        value(flag, flagName: flagName, env: name, default: fallback, expected: "a whole number") { Int($0) }
+    /// A whole-number setting; `fallback` is needed only when the declaration describes its
+    /// default rather than giving it.
+    mutating func integer(_ flag: Int?, _ setting: Setting, default fallback: Int? = nil) -> Int {
+        value(flag, setting, default: fallback ?? Self.declaredNumber(setting), expected: "a whole number") { Int($0) }
     }
 
     /// A setting with no default: the flag, else its environment twin, else the file's, else
-    /// nil — which `unset` explains in `--print-config`. (Through `value` a nil flag would
-    /// arrive as `.some(nil)` and hide the others.)
-    mutating func optionalString(
-        _ flag: String?, flagName: String, env name: String, secret: Bool = false, unset: String
-    ) -> String? {
+    /// nil — which the declared default explains in `--print-config`. (Through `value` a nil
+    /// flag would arrive as `.some(nil)` and hide the others.)
+    mutating func optionalString(_ flag: String?, _ setting: Setting) -> String? {
         func record(_ value: String?, _ source: Source) -> String? {
-            let text = value == nil ? "~" : secret ? nil : Self.yaml(value!)
-            resolved.append(Resolved(name: flagName, value: text, source: source, note: value == nil ? unset : nil))
+            let text = value == nil ? "~" : setting.isSecret ? nil : Self.yaml(value!)
+            resolved.append(
+                Resolved(name: setting.name, value: text, source: source, note: value == nil ? setting.plainDefault : nil))
             return value
         }
-        if let flag { return record(flag, .flag(flagName)) }
-        if let text = environment[name], !text.isEmpty { return record(text, .environment(name)) }
-        if let file, let text = file.values[flagName] { return record(text, .file(file.path)) }
+        if let flag { return record(flag, .flag(setting.name)) }
+        if let text = environment[setting.environment], !text.isEmpty { return record(text, .environment(setting.environment)) }
+        if let file, let text = file.values[setting.name] { return record(text, .file(file.path)) }
         return record(nil, .fallback)
+    }
+
+    /// The default a declaration gives as text; a described one must come with the call.
+    private static func declaredText(_ setting: Setting) -> String {
+        guard case .text(let text) = setting.default else { preconditionFailure("\(setting.flag) has no text default") }
+        return text
+    }
+
+    /// The default a declaration gives as a number; a described one must come with the call.
+    private static func declaredNumber(_ setting: Setting) -> Int {
+        guard case .number(let number) = setting.default else { preconditionFailure("\(setting.flag) has no number default") }
+        return number
     }
 
     mutating func report(_ problem: String) { problems.append(problem) }

@@ -9,7 +9,7 @@ import Testing
 @Suite("alertd configuration: --config file, precedence and --print-config")
 struct ConfigFileTests {
     /// A configuration file with `text`, in a folder removed by the caller's `defer`.
-    private static func configFile(_ text: String) throws -> URL {
+    static func configFile(_ text: String) throws -> URL {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("alertd-config-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let file = folder.appendingPathComponent("alertd.yaml")
@@ -17,12 +17,12 @@ struct ConfigFileTests {
         return file
     }
 
-    private static func remove(_ file: URL) {
+    static func remove(_ file: URL) {
         try? FileManager.default.removeItem(at: file.deletingLastPathComponent())
     }
 
     /// `--print-config` lines as name → (value, source); a hidden secret has the value "(hidden)".
-    private static func settings(in printed: String) -> [String: (value: String, source: String)] {
+    static func settings(in printed: String) -> [String: (value: String, source: String)] {
         var settings: [String: (value: String, source: String)] = [:]
         for line in printed.split(separator: "\n") where !line.hasPrefix("# alertd") {
             let hidden = line.hasPrefix("# ")
