@@ -1,5 +1,7 @@
 import Foundation
 import Testing
+@testable import HTTPTestSupport
+@testable import AlertdTestSupport
 
 // The settings' declarations (Sources/alertd/Setting.swift), the built alertd and
 // docs/configuration.md agree: the document is what `alertd config-reference` prints, and every
