@@ -11,6 +11,7 @@ import Dispatch
 import Foundation
 import MicroHTTP
 import Synchronization
+import TestClocks
 import Testing
 @testable import HTTPTestSupport
 @testable import AlertdTestSupport
@@ -101,20 +102,24 @@ struct LiveLongPollTests {
         }
     }
 
-    @Test("wait=1 with nothing queued answers 204 no-store after about a second; wait=0 at once")
+    @Test("wait=1 with nothing queued answers 204 no-store at its deadline; wait=0 at once")
     func longPollTimesOut() throws {
-        try withLiveServer { port in
+        let clock = ManualClock()
+        try withLiveService(clock: clock) { port, service in
             let app = try SessionClient.open(port: port, session: "idle")
             // When the app waits a second with nothing queued
-            let started = ContinuousClock.now
-            let response = try app.next(wait: 1)
-            let took = ContinuousClock.now - started
-            // Then it is 204, not to be cached, after about a second
+            try app.client.send(
+                RawHTTPClient.requestBytes("GET", "/v1/sessions/idle/next?wait=1", headers: [("Authorization", "Bearer \(app.token)")]))
+            #expect(eventually { service.queue.polls.count == 1 }, "the poll never waited")
+            // Then it waits until its deadline, and not past it
+            clock.advance(by: 0.9)
+            #expect(service.queue.polls.count == 1)
+            clock.advance(by: 0.2)
+            let response = try app.client.readResponse()
+            // And it is 204, not to be cached
             #expect(response.status == 204)
             #expect(response.header("Cache-Control") == "no-store")
             #expect(response.body.isEmpty)
-            #expect(took >= .milliseconds(900), "answered after \(took)")
-            #expect(took < .seconds(3), "answered after \(took)")
 
             // And wait=0 (or no wait) does not wait
             for wait in [0, nil] as [Int?] {
@@ -250,19 +255,23 @@ struct LiveLongPollTests {
     @Test("a long-poll waiting through a hold gets the held modal when the hold ends")
     func holdExpiryWakesPoll() throws {
         // Nothing notifies the end of a hold, so a waiting poll looks again when the hold ends.
-        try withLiveServer { port in
+        let clock = ManualClock()
+        try withLiveService(clock: clock) { port, service in
             let app = try SessionClient.open(port: port, session: "paying", timeout: .seconds(12))
             expectQueueAnswer(try app.app("PUT", "/hold", json: #"{"seconds":2}"#), status: 200)
             let modal = try app.enqueue(#"{"alert":"app/redeemInvite"}"#)
             // When the app long-polls past the end of its hold
-            let started = ContinuousClock.now
-            let response = try app.next(wait: 8)
-            let took = ContinuousClock.now - started
-            // Then the modal arrives when the hold ends, not at the poll's deadline
+            try app.client.send(
+                RawHTTPClient.requestBytes("GET", "/v1/sessions/paying/next?wait=8", headers: [("Authorization", "Bearer \(app.token)")]))
+            #expect(eventually { service.queue.polls.count == 1 }, "the poll never waited")
+            // Then it still waits during the hold
+            clock.advance(by: 1.9)
+            #expect(service.queue.polls.count == 1)
+            // And the modal arrives when the hold ends, not at the poll's deadline
+            clock.advance(by: 0.2)
+            let response = try app.client.readResponse()
             expectQueueAnswer(response, status: 200)
             #expect(try response.decode(DeliveryBody.self).ticket == modal.ticket)
-            #expect(took >= .milliseconds(1500), "delivered during the hold, after \(took)")
-            #expect(took < .seconds(5), "delivered \(took) after asking; the hold ended after 2 s")
         }
     }
 }
