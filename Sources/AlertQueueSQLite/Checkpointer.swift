@@ -1,5 +1,5 @@
 import AlertQueue
-import Dispatch
+import Foundation
 import GRDB
 import GRDBSQLite
 import Locking
@@ -44,25 +44,35 @@ final class Checkpointer: Sendable {
     private let minimumFrames: Int
     private let restartFrames: Int
     private let requestCatchUp: @Sendable () -> Void
-    /// Dispatch sources are thread-safe; they are just not marked `Sendable` on Linux.
-    nonisolated(unsafe) private let timer: any DispatchSourceTimer
+    /// Every `interval`, on `clock`: set once in `init`, set again after each checkpoint.
+    private let timer = Locked<(any AlertTimer)?>(nil)
+    private let clock: any AlertClock
+    private let interval: TimeInterval
 
     /// Opens a connection to the database at `path` and, every `interval`, checkpoints what the
     /// writer's commits told `progress` once it is `minimumFrames` pages or more.
     init(
-        path: String, configuration: Configuration, progress: WALProgress, interval: DispatchTimeInterval = .milliseconds(100),
+        path: String, configuration: Configuration, progress: WALProgress, clock: any AlertClock, interval: TimeInterval = 0.1,
         minimumFrames: Int = Checkpointer.minimumFrames, restartFrames: Int = Checkpointer.restartFrames,
         requestCatchUp: @escaping @Sendable () -> Void
     ) throws {
         connection = try DatabaseQueue(path: path, configuration: configuration)
         self.progress = progress
+        self.clock = clock
+        self.interval = interval
         self.minimumFrames = minimumFrames
         self.restartFrames = restartFrames
         self.requestCatchUp = requestCatchUp
-        timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "alertd.sqlite-checkpoint"))
-        timer.schedule(deadline: .now() + interval, repeating: interval)
-        timer.setEventHandler { [weak self] in self?.checkpoint() }
-        timer.resume()
+        let made = clock.makeTimer { [weak self] in self?.tick() }
+        timer.withLock { $0 = made }
+        made.schedule(at: clock.now().addingTimeInterval(interval), leeway: .milliseconds(10))
+    }
+
+    /// The timer's firing: a checkpoint if one is due, and the next firing set.
+    private func tick() {
+        checkpoint()
+        let next = clock.now().addingTimeInterval(interval)
+        timer.withLock { $0?.schedule(at: next, leeway: .milliseconds(10)) }
     }
 
     /// One PASSIVE checkpoint, if the WAL holds enough pages not yet copied; a failure (the disk
@@ -77,11 +87,11 @@ final class Checkpointer: Sendable {
 
     /// Stops checkpointing and closes the connection.
     func stop() {
-        timer.cancel()
+        timer.withLock { $0?.cancel() }
         try? connection.close()
     }
 
-    deinit { timer.cancel() }
+    deinit { timer.withLock { $0?.cancel() } }
 }
 
 /// How many pages the WAL holds that no checkpoint copied yet, as the writer's commits tell it

@@ -26,14 +26,15 @@ public struct SQLiteQueueStore: EnqueueAndTakeNext {
 
     /// Opens (or creates) the database at `path`, in WAL mode, and migrates it. Its WAL is
     /// checkpointed in the background, not by commits (see `Checkpointer`).
-    public init(path: String, settings: QueueSettings = QueueSettings()) throws {
-        try self.init(path: path, settings: settings, minimumFrames: Checkpointer.minimumFrames)
+    /// `clock` times the background checkpoints.
+    public init(path: String, settings: QueueSettings = QueueSettings(), clock: any AlertClock = SystemClock()) throws {
+        try self.init(path: path, settings: settings, clock: clock, minimumFrames: Checkpointer.minimumFrames)
     }
 
     /// A file store whose WAL is checkpointed from `minimumFrames` pages and starts again past
     /// `restartFrames` (tests make them small).
     init(
-        path: String, settings: QueueSettings, minimumFrames: Int = Checkpointer.minimumFrames,
+        path: String, settings: QueueSettings, clock: any AlertClock = SystemClock(), minimumFrames: Int = Checkpointer.minimumFrames,
         restartFrames: Int = Checkpointer.restartFrames
     ) throws {
         // The writer's commits report to `progress` instead of checkpointing (see `Checkpointer`);
@@ -44,7 +45,7 @@ public struct SQLiteQueueStore: EnqueueAndTakeNext {
         let pool = try DatabasePool(path: path, configuration: configuration)
         let batcher = WriteBatcher(writer: pool)
         let checkpointer = try Checkpointer(
-            path: path, configuration: Self.configuration(), progress: progress, minimumFrames: minimumFrames,
+            path: path, configuration: Self.configuration(), progress: progress, clock: clock, minimumFrames: minimumFrames,
             restartFrames: restartFrames
         ) {
             batcher.requestCatchUp()

@@ -11,8 +11,8 @@ import Logging
 /// instances' writes (`StoreWakeups`). SQLite and memory stores need nothing in the background.
 ///
 /// ```swift
-/// let opened = try OpenedStore(location, settings: queueSettings, postgres: postgresOptions)
-/// let queue = QueueServices(store: opened.store, credentials: credentials, settings: queueSettings)
+/// let opened = try OpenedStore(location, settings: queueSettings, clock: clock, postgres: postgresOptions)
+/// let queue = QueueServices(store: opened.store, credentials: credentials, settings: queueSettings, clock: clock)
 /// opened.start(polls: queue.polls)
 /// // … serve until a signal …
 /// opened.stop()   // after the HTTP server stopped: nothing uses the store any more
@@ -24,10 +24,10 @@ final class OpenedStore {
     private var logger = Logger(label: "alertd")
 
     /// Opens the store `location` names. Opens no PostgreSQL connection yet (`start` does).
-    init(_ location: StoreLocation, settings: QueueSettings, postgres: PostgresQueueStore.Options) throws {
+    init(_ location: StoreLocation, settings: QueueSettings, clock: any AlertClock, postgres: PostgresQueueStore.Options) throws {
         switch location {
         case .memory: store = try SQLiteQueueStore.inMemory(settings: settings)
-        case .sqlite(let path): store = try SQLiteQueueStore(path: path, settings: settings)
+        case .sqlite(let path): store = try SQLiteQueueStore(path: path, settings: settings, clock: clock)
         case .postgres(let endpoint): store = try PostgresQueueStore(endpoint: endpoint, settings: settings, options: postgres)
         }
     }

@@ -183,8 +183,10 @@ struct Serve: ParsableCommand {
         logger.info("catalogs loaded", metadata: ["catalogs": "\(registry.catalogs.map(\.name).joined(separator: ", "))"])
         let credentials = try Credentials.load(
             adminToken: givenAdminToken, sessionSecret: givenSecret, folder: URL(fileURLWithPath: dataFolder))
-        let opened = try OpenedStore(storeLocation, settings: queueSettings, postgres: postgresOptions)
-        let queue = QueueServices(store: opened.store, credentials: credentials, settings: queueSettings)
+        // The one clock of the service: the handlers, the long-polls and the store's timers read it.
+        let clock = SystemClock()
+        let opened = try OpenedStore(storeLocation, settings: queueSettings, clock: clock, postgres: postgresOptions)
+        let queue = QueueServices(store: opened.store, credentials: credentials, settings: queueSettings, clock: clock)
         opened.start(polls: queue.polls, logger: logger)
         logger.info("store opened", metadata: ["store": "\(storeLocation)"])
         for file in credentials.files { logger.info("secret kept (owner only)", metadata: ["file": "\(file)"]) }

@@ -1,14 +1,16 @@
 import AlertQueue
 import AlertSpec
 import Foundation
+import PostgresNIO
 import TestExecutors
 import Testing
 
 @testable import AlertQueuePostgres
 
 /// The production clock: PostgreSQL's `now()` decides TTLs, leases and holds, whatever `now` the
-/// caller passes (instances with skewed clocks agree). These tests wait for real, short TTLs and
-/// leases to pass; they assert states, not durations.
+/// caller passes (instances with skewed clocks agree). The database's clock cannot be moved, so
+/// these tests move an item's stored times back instead (`age`): to the store, as if that much
+/// time had passed on the database clock.
 @Suite("PostgreSQL queue store on the database clock", .ownThread)
 struct PostgresDatabaseClockTests {
     static let databaseClock = PostgresQueueStore.Options(
@@ -37,7 +39,7 @@ struct PostgresDatabaseClockTests {
         let shortLived = try await store.enqueue(alert("app/short", priority: 900, ttl: 1), now: .distantFuture).item
         _ = try await store.enqueue(alert("app/lasting", priority: 100), now: .distantFuture)
         // When the second has passed (a caller claiming it is still 1970)
-        try await Task.sleep(for: .milliseconds(1500))
+        try await Self.age(store, ticket: shortLived.ticket, by: 1.5)
         let delivered = try await store.next(session: session, now: Date(timeIntervalSince1970: 0))
         // Then
         #expect(delivered?.alertID == "app/lasting")
@@ -67,11 +69,24 @@ struct PostgresDatabaseClockTests {
             #expect(began < Date().addingTimeInterval(60), "the new lease began on the caller's clock: \(began)")
         }
         // When it has ended on the database clock
-        try await Task.sleep(for: .milliseconds(2500))
+        try await Self.age(store, ticket: first.ticket, by: lease + 0.5)
         let again = try await store.next(session: session, now: .distantPast)
         // Then the same item comes again
         #expect(again?.ticket == first.ticket)
         #expect(again?.deliveries == deliveries + 1)
+    }
+
+    /// Moves the item's enqueue time, TTL end and lease end `seconds` back: as if that much time
+    /// had passed for it on the database clock.
+    static func age(_ store: PostgresQueueStore, ticket: String, by seconds: Double) async throws {
+        _ = try await store.perform { connection in
+            try await connection.query(
+                """
+                UPDATE alertd.items SET enqueued_at = enqueued_at - \(seconds), expires_at = expires_at - \(seconds),
+                    lease_until = lease_until - \(seconds)
+                WHERE ticket = \(ticket)
+                """, logger: store.logger)
+        }
     }
 
     @Test("A hold is judged by the database clock")

@@ -52,7 +52,7 @@ struct ResponsePromiseTests {
         // Given: a request waiting for its answer, whose client then resets the connection
         let client = try RawHTTPClient(port: server.port)
         try client.send(RawHTTPClient.requestBytes("GET", "/late"))
-        #expect(eventually { server.suspendedConnections == 1 })
+        #expect(eventually(within: .seconds(10)) { server.suspendedConnections == 1 })
         client.abort()
         // Then: when the answer comes and cannot be sent, the promise says its client is gone
         #expect(gone.wait(timeout: .now() + 10) == .success)
@@ -73,18 +73,8 @@ struct ResponsePromiseTests {
         let server = try HTTPServer(configuration: .init(host: "127.0.0.1", port: 0, threads: 1), handler: Handler(gone: DispatchSemaphore(value: 0)))
         let client = try RawHTTPClient(port: server.port, timeout: .seconds(10))
         try client.send(RawHTTPClient.requestBytes("GET", "/never"))
-        #expect(eventually { server.suspendedConnections == 1 })
+        #expect(eventually(within: .seconds(10)) { server.suspendedConnections == 1 })
         DispatchQueue.global().async { server.stop(grace: .milliseconds(100)) }
         #expect(try client.readResponse().status == 503)
-    }
-
-    /// Whether `condition` holds within 10 s, looking every 10 ms.
-    private func eventually(_ condition: () -> Bool) -> Bool {
-        let deadline = ContinuousClock.now + .seconds(10)
-        while !condition() {
-            guard ContinuousClock.now < deadline else { return false }
-            Thread.sleep(forTimeInterval: 0.01)
-        }
-        return true
     }
 }

@@ -13,6 +13,8 @@ final class QueueHandlers: Sendable {
     let store: any QueueStore
     let access: Access
     let polls: LongPolls
+    /// An enqueue's hand-over to a poll that waits for it.
+    let handoff: PollHandoff
     let settings: QueueSettings
     /// What every reading of the time here goes through.
     let clock: any AlertClock
@@ -24,6 +26,7 @@ final class QueueHandlers: Sendable {
         self.store = queue.store
         self.access = queue.access
         self.polls = queue.polls
+        self.handoff = PollHandoff(store: queue.store, polls: queue.polls)
         self.settings = queue.settings
         self.clock = queue.clock
         self.metrics = metrics
@@ -76,7 +79,7 @@ final class QueueHandlers: Sendable {
         let session = try Self.session(of: request)
         try access.requireAdmin(request)
         let item = try EnqueueRequest.item(session: session, body: request.http.body, alerts: alerts)
-        let result = try await PollHandoff(store: store, polls: polls).enqueue(item, now: clock.now())
+        let result = try await handoff.enqueue(item, now: clock.now())
         if result.created { metrics.enqueued() }
         return uncached(
             Enqueued(ticket: result.item.ticket, position: result.position, duplicate: !result.created),
