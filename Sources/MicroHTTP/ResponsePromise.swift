@@ -53,7 +53,7 @@ struct PromiseState {
 public final class ResponsePromise: Sendable {
     /// The suspended connection and its server; nil for a detached promise.
     nonisolated(unsafe) private let connection: OpaquePointer?
-    private unowned(unsafe) let core: ServerCore?
+    private unowned let core: ServerCore?
     /// Where a detached promise delivers its response.
     private let deliver: (@Sendable (HTTPResponse) -> Void)?
     /// What the promise delivered, and whether the connection waits for it.

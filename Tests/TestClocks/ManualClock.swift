@@ -43,12 +43,6 @@ public final class ManualClock: AlertClock {
         for timer in timers where timer.takeDue(at: now) { timer.fire() }
     }
 
-    /// Whether a timer is set to fire: something waits for the time to come.
-    public var hasScheduledTimers: Bool {
-        let timers = state.withLock { Array($0.timers.values) }
-        return timers.contains { $0.isScheduled }
-    }
-
     fileprivate func forget(_ timer: ManualTimer) {
         _ = state.withLock { $0.timers.removeValue(forKey: ObjectIdentifier(timer)) }
     }
@@ -64,8 +58,6 @@ private final class ManualTimer: AlertTimer, @unchecked Sendable {  // `clock` i
         self.clock = clock
         self.fire = fire
     }
-
-    var isScheduled: Bool { deadline.withLock { $0 != nil } }
 
     func schedule(at deadline: Date, leeway: Duration) {
         self.deadline.withLock { $0 = deadline }
