@@ -27,7 +27,7 @@ func microHTTPAccess(
         // at once (the connection is closed after the answer, so no body need be sent or read).
         let context = RequestContext(requestID: RequestID.accepted(from: connection) ?? RequestID.make())
         requestState.pointee = Unmanaged.passRetained(context).toOpaque()
-        core.inFlight.add(1, ordering: .relaxed)
+        core.counts.inFlight.add(1, ordering: .relaxed)
         if let failure = RequestScreen.check(connection: connection, url: url, limits: core.limits) {
             context.answered = true
             return reject(failure, core, connection, context, method, url)
@@ -130,7 +130,7 @@ func microHTTPCompleted(
             method: context.method, path: context.path, status: context.status, bodyBytes: context.bodyBytes,
             nanoseconds: monotonicNanoseconds() &- context.started, requestID: context.requestID, route: context.route))
     }
-    core.inFlight.subtract(1, ordering: .relaxed)
+    core.counts.inFlight.subtract(1, ordering: .relaxed)
 }
 
 private func reject(

@@ -1,4 +1,7 @@
-/// Told about every request once it is over: answered and sent, with what it cost.
+import Synchronization
+
+/// Told about every request once it is over: answered and sent, with what it cost; and, once,
+/// of the counts the server keeps as it runs (`attach(_:)`), to report them.
 ///
 /// The server calls `finished(_:)` on its worker thread after the response went out (for a
 /// request that waited, after its promise was fulfilled), so an observer must be quick and must
@@ -17,6 +20,23 @@
 public protocol HTTPObserver: Sendable {
     /// One finished request.
     func finished(_ request: FinishedRequest)
+    /// The server's counts, handed over once when the server starts. Default: ignored.
+    func attach(_ counts: HTTPServerCounts)
+}
+
+extension HTTPObserver {
+    public func attach(_ counts: HTTPServerCounts) {}
+}
+
+/// What a server counts while it runs: read at any time, from any thread.
+public final class HTTPServerCounts: Sendable {
+    /// Requests between their head read and their end (answered, or their client gone).
+    let inFlight = Atomic<Int>(0)
+
+    init() {}
+
+    /// Requests whose head was read and that are not over yet, suspended ones included.
+    public var requestsInFlight: Int { inFlight.load(ordering: .relaxed) }
 }
 
 /// What an observer learns of one finished request.

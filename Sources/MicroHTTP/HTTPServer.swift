@@ -27,6 +27,7 @@ public final class HTTPServer: Sendable {
                 maxBodySize: configuration.maxBodySize, maxURLLength: configuration.maxURLLength,
                 maxHeaderCount: configuration.maxHeaderCount),
             observer: observer, crowd: configuration.crowd)
+        observer?.attach(core.counts)
         let listener = try Listener(address: address, backlog: configuration.listenBacklog)
         var config = alertd_mhd_config(
             thread_pool_size: UInt32(configuration.threads),
@@ -65,7 +66,7 @@ public final class HTTPServer: Sendable {
     var suspendedConnections: Int { core.suspendedNow }
 
     private func waitForRequests(until deadline: ContinuousClock.Instant) {
-        while core.inFlight.load(ordering: .relaxed) > 0, ContinuousClock.now < deadline {
+        while core.counts.requestsInFlight > 0, ContinuousClock.now < deadline {
             Thread.sleep(forTimeInterval: 0.01)
         }
     }

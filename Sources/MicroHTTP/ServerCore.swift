@@ -9,8 +9,8 @@ final class ServerCore: Sendable {
     let limits: RequestLimits
     /// Told about every finished request, if set.
     let observer: (any HTTPObserver)?
-    /// Requests between their first handler call and their completion callback.
-    let inFlight = Atomic<Int>(0)
+    /// Requests in flight, counted between their first handler call and their completion callback.
+    let counts = HTTPServerCounts()
     private let suspended = Locked<[ObjectIdentifier: ResponsePromise]>([:])
     /// How many `suspended` holds, kept beside it (read without its lock).
     private let suspendedCount = Atomic<Int>(0)

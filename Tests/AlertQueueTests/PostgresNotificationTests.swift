@@ -91,14 +91,15 @@ struct PostgresNotificationTests {
         _ = try await writing.enqueue(alert("app/b", in: "second"), now: t0)
         _ = try await writing.enqueue(alert("app/c", in: "first"), now: t0)
         _ = try await writing.enqueue(alert("app/a", in: "third"), now: t0)
-        // Then: the first write went out at once; the others wait, and nothing else goes out
-        try await Task.sleep(for: .milliseconds(200))
-        #expect(heard.payloads == ["first"])
+        // Then: the first write went out at once; the others wait: nothing else has gone out
+        // by the time a later notification comes back
+        #expect(try await heard.heardAllSentBefore(marker: "marker"))
+        #expect(heard.payloads == ["first", "marker"])
         // When: flushed
         await writing.flushNotifications()
         // Then: they went together, in the order they were first written, each session once
-        #expect(await heard.wait { $0.count >= 2 })
-        #expect(heard.payloads == ["first", "second\nfirst\nthird"])
+        #expect(await heard.wait { $0.count >= 3 })
+        #expect(heard.payloads == ["first", "marker", "second\nfirst\nthird"])
         // And a flush with nothing gathered returns at once
         await writing.flushNotifications()
     }

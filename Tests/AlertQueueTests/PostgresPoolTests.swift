@@ -22,12 +22,10 @@ struct PostgresPoolTests {
         defer { observer.close() }
         // When: a few intervals pass; then all three connections' last statement is the ping,
         // and the pings go on
-        var seen = try await observer.pings()
-        for _ in 0..<100 where seen.count < 3 { seen = try await observer.pings() }
+        let seen = try await observer.pings { $0.count == 3 }
         #expect(seen.count == 3)
-        var later = try await observer.pings().last
-        for _ in 0..<50 where later <= seen.last { later = try await observer.pings().last }
-        #expect(later > seen.last)
+        let later = try await observer.pings { $0.last > seen.last }
+        #expect(later.last > seen.last)
     }
 
     @Test("An open connection serves every call while the pool's other connection is refused")
@@ -168,16 +166,23 @@ struct PostgresPoolTests {
             _ = try await connection.query(query, logger: logger).collect()
         }
 
-        /// How many of the pool's connections last ran the ping, and when the latest began.
-        func pings() async throws -> (count: Int, last: Double) {
-            try await Task.sleep(for: .milliseconds(200))
-            let rows = try await connection.query(
-                """
-                SELECT count(*)::int, coalesce(max(extract(epoch FROM query_start)), 0)::float8 FROM pg_stat_activity
-                WHERE datname = current_database() AND application_name = 'alertd' AND query = 'SELECT 1'
-                """, logger: logger
-            ).collect()
-            return try rows[0].decode((Int, Double).self)
+        /// How many of the pool's connections last ran the ping, and when the latest began, once
+        /// `condition` holds for them (looked at every 200 ms, for up to 20 s: the pool pings on
+        /// its own timer, in real time).
+        func pings(until condition: ((count: Int, last: Double)) -> Bool) async throws -> (count: Int, last: Double) {
+            var seen = (count: 0, last: 0.0)
+            for _ in 0..<100 {
+                let rows = try await connection.query(
+                    """
+                    SELECT count(*)::int, coalesce(max(extract(epoch FROM query_start)), 0)::float8 FROM pg_stat_activity
+                    WHERE datname = current_database() AND application_name = 'alertd' AND query = 'SELECT 1'
+                    """, logger: logger
+                ).collect()
+                seen = try rows[0].decode((Int, Double).self)
+                if condition(seen) { break }
+                try await Task.sleep(for: .milliseconds(200))
+            }
+            return seen
         }
 
         /// The pids of the pool's backends once there are `count` of them besides `excluded`

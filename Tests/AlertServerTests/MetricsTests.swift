@@ -89,15 +89,18 @@ struct MetricsTests {
             }
             #expect(eventually(within: .seconds(5)) { service.queue.polls.count == 1 })
             let acknowledged = try Samples(try RawHTTPClient(port: port).request("GET", "/metrics").text)
-            // Then the ack counts, the acknowledged item is no longer live, and the poll shows
+            // Then the ack counts, the acknowledged item is no longer live, and the poll shows,
+            // in flight beside the scrape
             #expect(acknowledged.delta("alertd_queue_acks_total", since: before) == 1)
             #expect(["modal", "toast", "hud"].map { live(acknowledged, $0) }.reduce(0, +) == 4)
             #expect(acknowledged["alertd_long_polls_waiting"] == 1)
+            #expect(eventually(within: .seconds(5)) { requestsInFlight(port: port) == 2 })
             _ = try SessionClient(port: port, session: "m3").admin("POST", "/queue", json: #"{"alert":"app/saved"}"#)
             #expect(done.wait(timeout: .now() + 10) == .success)
             // And the item the enqueue handed to the poll counts as a delivery
             let woken = try Samples(try RawHTTPClient(port: port).request("GET", "/metrics").text)
             #expect(woken.delta("alertd_queue_deliveries_total", since: before) == 2)
+            #expect(eventually(within: .seconds(5)) { requestsInFlight(port: port) == 1 })
         }
     }
 

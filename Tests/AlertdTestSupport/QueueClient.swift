@@ -85,8 +85,19 @@ func apiDate(_ text: String) -> Date? {
 
 /// The long-polls the server on `port` says wait (its `/metrics`), or nil when it does not answer.
 func waitingPolls(port: Int) -> Double? {
+    metric("alertd_long_polls_waiting", port: port)
+}
+
+/// The requests in flight on the server on `port` (its `/metrics`, the scrape itself included),
+/// or nil when it does not answer.
+func requestsInFlight(port: Int) -> Double? {
+    metric("alertd_http_requests_in_flight", port: port)
+}
+
+/// The value of an unlabelled series of the `/metrics` of the server on `port`.
+private func metric(_ name: String, port: Int) -> Double? {
     guard let text = try? RawHTTPClient(port: port).request("GET", "/metrics").text else { return nil }
-    let sample = text.split(separator: "\n").first { $0.hasPrefix("alertd_long_polls_waiting ") }
+    let sample = text.split(separator: "\n").first { $0.hasPrefix(name + " ") }
     return sample.flatMap { $0.split(separator: " ").last }.flatMap { Double($0) }
 }
 

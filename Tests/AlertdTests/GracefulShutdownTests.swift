@@ -72,10 +72,9 @@ struct GracefulShutdownTests {
                     ("Content-Length", "\(body.count)"),
                 ]))
         try slow.send(Array(body[..<(body.count / 2)]))
-        // The server has read the head once it answers a later request on another connection
-        // (the same worker threads, first come first served); a second's pause makes it certain.
-        #expect(try RawHTTPClient(port: port).request("GET", "/livez").status == 200)
-        Thread.sleep(forTimeInterval: 1)
+        // The server has read its head once it counts it in flight, beside the polls and the scrape
+        let inFlight = Double(Self.longPolls + 2)
+        #expect(eventually(within: .seconds(10)) { requestsInFlight(port: port) == inFlight }, "the upload's head was not read")
 
         // When it is sent SIGTERM
         let signalled = ContinuousClock.now
@@ -137,8 +136,7 @@ struct GracefulShutdownTests {
         let stalled = try RawHTTPClient(port: port, timeout: .seconds(20))
         try stalled.send(
             "POST /v1/sessions/s/queue HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{")
-        #expect(try RawHTTPClient(port: port).request("GET", "/livez").status == 200)
-        Thread.sleep(forTimeInterval: 0.5)
+        #expect(eventually(within: .seconds(10)) { requestsInFlight(port: port) == 2 }, "the stalled head was not read")
 
         // When it is sent SIGTERM
         #expect(signalProcess(server.process.processIdentifier, SIGTERM) == 0)

@@ -1,3 +1,6 @@
+import Locking
+import MicroHTTP
+
 /// Requests by route and status, and their durations by route, kept so that counting one costs
 /// three relaxed atomic additions: no lock, no allocation, no lookup by string. The tables are
 /// made once, a row per route (the router's index, plus one for `unmatched`), a column per status
@@ -33,6 +36,8 @@ final class RequestMetrics: Sendable {
     private let buckets: AtomicCounters
     /// Per route: nanoseconds spent.
     private let sums: AtomicCounters
+    /// The server's own counts, once it started (read at scrape time only).
+    private let server = Locked<HTTPServerCounts?>(nil)
 
     init(routes: [Route]) {
         self.routes = routes
@@ -53,13 +58,21 @@ final class RequestMetrics: Sendable {
         sums.add(Int(truncatingIfNeeded: nanoseconds), at: row)
     }
 
+    func attach(_ counts: HTTPServerCounts) { server.withLock { $0 = counts } }
+
     /// How many requests of `route` (nil: unmatched) were answered `status`.
     func count(route: Int?, status: Int) -> Int {
         counts[(route ?? routes.count) * Self.statuses.count + status - Self.statuses.lowerBound]
     }
 
-    /// Both series in the Prometheus text format, rows that were used only.
+    /// The series in the Prometheus text format, rows that were used only.
     func render(into text: inout String) {
+        text += """
+            # HELP alertd_http_requests_in_flight Requests whose head was read and that are not over yet (waiting long-polls and this scrape included).
+            # TYPE alertd_http_requests_in_flight gauge
+            alertd_http_requests_in_flight \(server.withLock { $0?.requestsInFlight ?? 0 })
+
+            """
         text += """
             # HELP alertd_http_requests_total Requests answered, by route (the router's pattern; unmatched for unknown paths, wrong methods and refusals) and status.
             # TYPE alertd_http_requests_total counter

@@ -5,7 +5,10 @@ import MicroHTTP
 /// `--log-level info` or below, writes its line: method, path (never the query string, which
 /// may carry anything a client typed), status, body bytes, duration, request id and route. No
 /// header is logged: tokens travel in `Authorization`.
-struct RequestObserver: HTTPObserver {
+///
+/// A class: the server holds it as `any HTTPObserver` and calls it three times a request, and a
+/// struct of this size would be copied out of that box, its references retained, each time.
+final class RequestObserver: HTTPObserver {
     let metrics: RequestMetrics
     let logger: Logger
     /// Decided once: the level cannot change while the server runs.
@@ -16,6 +19,8 @@ struct RequestObserver: HTTPObserver {
         self.logger = logger
         self.logsRequests = logger.logLevel <= .info
     }
+
+    func attach(_ counts: HTTPServerCounts) { metrics.attach(counts) }
 
     func finished(_ request: FinishedRequest) {
         metrics.record(route: request.route, status: request.status, nanoseconds: request.nanoseconds)

@@ -53,13 +53,22 @@ final class ChangeRecorder: Sendable {
 /// the announcements of instances that start listening left out.
 final class RawListener: Sendable {
     private let heard = Locked<[String]>([])
+    private let connection: PostgresConnection
+    private let channel: String
+    private let logger: Logger
+
+    private init(connection: PostgresConnection, channel: String, logger: Logger) {
+        self.connection = connection
+        self.channel = channel
+        self.logger = logger
+    }
 
     /// Listens on `store`'s channel over a connection of its own, kept (and closed) by
     /// `database`; returns once the LISTEN is in place.
     static func listening(on store: PostgresQueueStore, keptBy database: PostgresTestDatabase) async throws -> RawListener {
-        let listener = RawListener()
         let connection = try await PostgresConnection.connect(
             configuration: store.endpoint.connectionConfiguration(), id: 9_999, logger: store.logger)
+        let listener = RawListener(connection: connection, channel: store.options.channel, logger: store.logger)
         let listening = Locked(false)
         database.keep(
             Task(executorPreference: OwnThread()) {
@@ -76,6 +85,14 @@ final class RawListener: Sendable {
     }
 
     var payloads: [String] { heard.withLock { $0 } }
+
+    /// Notifies `payload` on the channel from this listener's own connection and waits until it
+    /// is heard back: PostgreSQL delivers notifications in commit order, so whatever anyone sent
+    /// before has been heard by then.
+    func heardAllSentBefore(marker payload: String = "marker") async throws -> Bool {
+        try await connection.query("SELECT pg_notify(\(channel), \(payload))", logger: logger)
+        return await wait { $0.contains(payload) }
+    }
 
     /// Waits until `condition` holds for the payloads heard, as `ChangeRecorder.wait` does.
     func wait(attempts: Int = 1500, until condition: ([String]) -> Bool) async -> Bool {
