@@ -65,7 +65,7 @@ parts = [
     ("    checking the alert (rendering a draft on a miss)", "RenderedAlertsV5checkys6Result"),
     ("  a render that misses the cache: the alert drafted, localized and checked", "6render4type10parameters6locale0A4Spec"),
     ("  the spec encoded to JSON", "OrderedJSONEncoderV6encode"),
-    ("  its ETag (SHA-256, without the SHA instructions valgrind does not offer)", "EntityTagO6strong3for"),
+    ("  its ETag", "EntityTagO6strong3for"),
     ("SQLite writer: batches of writes, each a transaction", "WriteBatcherC10runBatches33_D17C9FFD974679C74B7D1DAFF05478F5LLyyFy4GRDB8DatabaseCYbcfU_ "),
     ("  one enqueue step", "SQLiteB5StoreV7enqueue_3now15seeingLiveItemsAA13EnqueueResultVAA7NewItemV_20FoundationEssentials4DateVSbtYaKFAH4GRDB8DatabaseCYbKcfU_ "),
     ("    loading the session live items", "StoreV4load7session5scope"),
