@@ -8,15 +8,13 @@ final class JSONWriter {
         var owner: Int
     }
 
-    var output: [UInt8] = []
+    var output = JSONBytes(capacity: 1024)
     private(set) var open: [Frame] = []
     private var lastOwner = 0
     /// Set when a container was asked for after its parent was finished (the call cannot throw).
     private(set) var outOfOrder = false
 
-    init() {
-        output.reserveCapacity(1024)
-    }
+    init() {}
 
     func makeOwner() -> Int {
         lastOwner += 1
@@ -39,19 +37,19 @@ final class JSONWriter {
         } else if T.self == Float.self {
             try write(Double(unsafeBitCast(value, to: Float.self))) { path().keys }
         } else if T.self == EncodedJSON.self {
-            output.append(contentsOf: unsafeBitCast(value, to: EncodedJSON.self).bytes)
+            output.append(unsafeBitCast(value, to: EncodedJSON.self).bytes)
         } else {
             let before = output.count
             try value.encode(to: StreamEncoder(writer: self, depth: depth, owner: makeOwner(), path: path()))
             closeDeeper(than: depth - 1)  // its own container too: the value is complete
-            if output.count == before { output.append(contentsOf: "{}".utf8) }
+            if output.count == before { output.append("{}") }
         }
     }
 
     // Scalars as `JSONOutput` writes them, so the two paths give the same bytes.
     func write(_ bool: Bool) { JSONOutput.append(bool, to: &output) }
     func write(_ int: Int) { JSONOutput.append(Int64(int), to: &output) }
-    func writeNull() { output.append(contentsOf: "null".utf8) }
+    func writeNull() { output.append("null") }
 
     func write(_ double: Double, _ codingPath: () -> [any CodingKey]) throws {
         guard double.isFinite else { throw JSONOutput.nonFinite(double, codingPath: codingPath()) }
@@ -98,16 +96,15 @@ final class JSONWriter {
 
     /// Appends `string` as a JSON string literal: quotes, backslashes and control characters
     /// escaped, runs of bytes that need no escape copied whole.
-    static func writeQuoted(_ string: String, to output: inout [UInt8]) {
+    static func writeQuoted(_ string: String, to output: inout JSONBytes) {
         var string = string
         string.withUTF8 { bytes in
-            output.reserveCapacity(output.count + bytes.count + 2)
             output.append(UInt8(ascii: "\""))
             var runStart = 0
             for index in bytes.indices {
                 let byte = bytes[index]
                 guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+                output.append(UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
                 runStart = index + 1
                 // Byte by byte: an array literal here was an allocation per escape.
                 output.append(UInt8(ascii: "\\"))
@@ -124,7 +121,7 @@ final class JSONWriter {
                     output.append(hexDigit(byte & 0xF))
                 }
             }
-            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
+            output.append(UnsafeBufferPointer(rebasing: bytes[runStart...]))
             output.append(UInt8(ascii: "\""))
         }
     }

@@ -49,7 +49,7 @@ public struct OrderedJSONEncoder: Sendable {
             throw EncodingError.invalidValue(
                 value, .init(codingPath: [], debugDescription: "OrderedJSONEncoder writes in order: a container was used after its parent was finished."))
         }
-        return writer.output
+        return writer.output.array
     }
 }
 
