@@ -78,6 +78,14 @@ extension SQLiteQueueStore {
                     """)
         }
 
+        // Where readiness tries a write after a failed one: a row inserted and deleted in one
+        // transaction, empty between probes.
+        migrator.registerMigration("createProbe") { db in
+            try db.create(table: "probe") { t in
+                t.column("data", .blob).notNull()
+            }
+        }
+
         return migrator
     }
 }

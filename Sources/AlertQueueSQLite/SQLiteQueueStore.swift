@@ -7,7 +7,12 @@ import GRDB
 ///
 /// Every method is one write transaction (IMMEDIATE, so writers queue up rather than race, even
 /// from another store on the same file): it loads the session's live items, lets `QueuePolicy`
-/// decide, and writes what changed before it returns.
+/// decide, and writes what changed before it returns. Writes run on the writer's thread, many
+/// to a commit (`WriteBatcher`), durable as `SQLiteDurability` says.
+///
+/// A store failure (a full disk, an I/O error, a read-only file, a write waiting past the
+/// timeout, the file deleted or replaced) is thrown as `QueueError.storeFailed`, and
+/// `readiness()` reports the first one until a write succeeds again.
 ///
 /// ```swift
 /// let store = try SQLiteQueueStore(path: "alertd.sqlite", settings: QueueSettings())
@@ -15,7 +20,7 @@ import GRDB
 /// let shown = try await store.next(session: "s1", now: .now)
 /// ```
 public struct SQLiteQueueStore: EnqueueAndTakeNext {
-    private let writer: any DatabaseWriter
+    let writer: any DatabaseWriter
     /// Every write goes through it: inline when alone, grouped into one commit under load.
     let batcher: WriteBatcher
     public let policy: QueuePolicy
@@ -23,59 +28,70 @@ public struct SQLiteQueueStore: EnqueueAndTakeNext {
     let sequences = SequenceMemo()
     /// Checkpoints a file's WAL in the background (none in memory).
     private let checkpointer: Checkpointer?
+    /// The file opened (none in memory), checked after every commit.
+    private let file: StoreFile?
+    /// The first failure since the last write that succeeded.
+    let health = WriteHealth()
 
     /// Opens (or creates) the database at `path`, in WAL mode, and migrates it. Its WAL is
-    /// checkpointed in the background, not by commits (see `Checkpointer`).
-    /// `clock` times the background checkpoints.
-    public init(path: String, settings: QueueSettings = QueueSettings(), clock: any AlertClock = SystemClock()) throws {
-        try self.init(path: path, settings: settings, clock: clock, minimumFrames: Checkpointer.minimumFrames)
+    /// checkpointed in the background, not by commits (see `Checkpointer`). `clock` times the
+    /// background checkpoints and the writes' `timeout`.
+    public init(
+        path: String, settings: QueueSettings = QueueSettings(), durability: SQLiteDurability = .full,
+        timeout: Duration = .seconds(5), clock: any AlertClock = SystemClock()
+    ) throws {
+        try self.init(
+            path: path, settings: settings, durability: durability, timeout: timeout, clock: clock,
+            minimumFrames: Checkpointer.minimumFrames)
     }
 
     /// A file store whose WAL is checkpointed from `minimumFrames` pages and starts again past
     /// `restartFrames` (tests make them small).
     init(
-        path: String, settings: QueueSettings, clock: any AlertClock = SystemClock(), minimumFrames: Int = Checkpointer.minimumFrames,
+        path: String, settings: QueueSettings, durability: SQLiteDurability = .full, timeout: Duration = .seconds(5),
+        clock: any AlertClock = SystemClock(), minimumFrames: Int = Checkpointer.minimumFrames,
         restartFrames: Int = Checkpointer.restartFrames
     ) throws {
         // The writer's commits report to `progress` instead of checkpointing (see `Checkpointer`);
         // the pool keeps this closure, and with it `progress`, as long as its connections.
         let progress = WALProgress()
-        var configuration = Self.configuration()
+        var configuration = Self.configuration(durability: durability)
         configuration.prepareDatabase { db in progress.watch(db) }
         let pool = try DatabasePool(path: path, configuration: configuration)
-        let batcher = WriteBatcher(writer: pool)
+        let file = StoreFile(path: path)
+        let batcher = WriteBatcher(writer: pool, clock: clock, timeout: timeout) { file?.check() }
         let checkpointer = try Checkpointer(
-            path: path, configuration: Self.configuration(), progress: progress, clock: clock, minimumFrames: minimumFrames,
-            restartFrames: restartFrames
+            path: path, configuration: Self.configuration(durability: durability), progress: progress, clock: clock,
+            minimumFrames: minimumFrames, restartFrames: restartFrames
         ) {
             batcher.requestCatchUp()
         }
-        try self.init(writer: pool, batcher: batcher, settings: settings, checkpointer: checkpointer)
+        try self.init(writer: pool, batcher: batcher, settings: settings, checkpointer: checkpointer, file: file)
     }
 
     /// A store in memory: gone with the process, otherwise the same as a file.
     public static func inMemory(settings: QueueSettings = QueueSettings()) throws -> SQLiteQueueStore {
-        try SQLiteQueueStore(writer: DatabaseQueue(configuration: configuration()), settings: settings)
+        try SQLiteQueueStore(writer: DatabaseQueue(configuration: configuration(durability: .process)), settings: settings)
     }
 
-    init(writer: any DatabaseWriter, batcher: WriteBatcher? = nil, settings: QueueSettings, checkpointer: Checkpointer? = nil) throws {
+    init(
+        writer: any DatabaseWriter, batcher: WriteBatcher? = nil, settings: QueueSettings, checkpointer: Checkpointer? = nil,
+        file: StoreFile? = nil
+    ) throws {
         self.writer = writer
         self.batcher = batcher ?? WriteBatcher(writer: writer)
         self.checkpointer = checkpointer
+        self.file = file
         self.policy = QueuePolicy(settings: settings)
         try Self.migrator.migrate(writer)
     }
 
-    static func configuration() -> Configuration {
+    static func configuration(durability: SQLiteDurability) -> Configuration {
         var configuration = Configuration()
         // Another store instance or process on the same file may hold the write lock for a moment.
         configuration.busyMode = .timeout(10)
         configuration.prepareDatabase { db in
-            // WAL with synchronous NORMAL: a commit is written to the WAL before `write` returns,
-            // so it survives a crash of the process; only losing the machine (power, kernel) may
-            // take back the last commits, which is the durability the queue promises. FULL would
-            // add an fsync to every commit.
-            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            try db.execute(sql: "PRAGMA synchronous = \(durability.synchronous)")
         }
         return configuration
     }
@@ -98,24 +114,14 @@ public struct SQLiteQueueStore: EnqueueAndTakeNext {
         try await enqueue(item, now: now, seeingLiveItems: true, delivering: true)
     }
 
-    /// Writes waiting for the writer from which `next` first checks a snapshot. A few waiting
-    /// writes are a busy queue, where the check mostly finds items and only costs a read;
-    /// thousands are a storm of polls. Measured with scripts/bench-queue.sh: checking whenever
-    /// the writer was busy, 3,500-3,800 cycles/s and 6.4 KiB per waiting poll; from 4 waiting,
-    /// 4,100-4,300 and 6.5 KiB; from 16, 4,500-5,000 and 7.7-8.4 KiB (past the 8 KiB goal).
-    static let backlogForSnapshotChecks = 4
-
     /// A session with no live item has nothing to deliver and nothing to change: most polls
-    /// find it so. When many writes wait for the writer they learn it from a snapshot read
-    /// beside it instead of waiting their turn (10,000 polls arriving at once otherwise queued
-    /// there, each task holding its async stack). An enqueue committed just after the read
-    /// notifies the poll's session, which wakes it. An idle writer runs the step at once, on
-    /// this thread.
+    /// find it so, and learn it from a snapshot read on their own thread instead of waiting
+    /// their turn at the writer (10,000 polls arriving at once otherwise queued there, each task
+    /// holding its async stack). An enqueue committed just after the read notifies the poll's
+    /// session, which wakes it.
     public func next(session: String, now: Date) async throws -> QueueItem? {
-        if batcher.backlog >= Self.backlogForSnapshotChecks, try !read({ db in try ItemRecord.hasLive(db, session: session) }) {
-            return nil
-        }
-        return try await batcher.write { db in
+        guard try read({ db in try ItemRecord.hasLive(db, session: session) }) else { return nil }
+        return try await write { db in
             var items = try load(session: session, scope: .live, in: db)
             let delivered = try deliver(from: &items, now: now, in: db)
             try save(items, in: db)
@@ -126,7 +132,7 @@ public struct SQLiteQueueStore: EnqueueAndTakeNext {
     public func acknowledge(
         session: String, ticket: String, now: Date, chain: @escaping @Sendable (QueueItem) throws -> NewItem?
     ) async throws -> Acknowledgement {
-        try await batcher.write { db in
+        try await write { db in
             var items = try load(session: session, with: ticket, in: db)
             let chained = try chain(try policy.acknowledged(ticket: ticket, in: items)).map {
                 policy.makeItem($0, ticket: QueueTicket.make(at: now), sequence: try sequences.next(in: db), now: now)
@@ -138,7 +144,7 @@ public struct SQLiteQueueStore: EnqueueAndTakeNext {
     }
 
     public func items(session: String, now: Date) async throws -> [QueueItem] {
-        try await batcher.write { db in
+        try await write { db in
             var items = try load(session: session, scope: .listed, in: db)
             let listing = policy.listing(&items, now: now)
             try save(items, in: db)
@@ -151,7 +157,7 @@ public struct SQLiteQueueStore: EnqueueAndTakeNext {
     }
 
     public func cancel(session: String, ticket: String?, now: Date) async throws -> Int {
-        try await batcher.write { db in
+        try await write { db in
             var items =
                 if let ticket {
                     try load(session: session, with: ticket, in: db)
@@ -165,7 +171,7 @@ public struct SQLiteQueueStore: EnqueueAndTakeNext {
     }
 
     public func hold(session: String, until: Date?) async throws {
-        try await batcher.write { db in
+        try await write { db in
             if let until {
                 try HoldRecord(session: session, until: until.timeIntervalSince1970).insert(db, onConflict: .replace)
             } else {
@@ -182,6 +188,29 @@ public struct SQLiteQueueStore: EnqueueAndTakeNext {
 
     public func isReachable() async -> Bool {
         (try? read { db in try Int.fetchOne(db, sql: "SELECT 1") }) == 1
+    }
+
+    /// Not ready while the file is replaced, while a transaction runs past the timeout, or
+    /// after a failed write until one succeeds: the probe's own, a row of a few KiB inserted
+    /// and deleted in one transaction (so a disk with room for nothing fails it).
+    public func readiness() async -> QueueError? {
+        if let replaced = file?.check() { return replaced }
+        if let since = batcher.stalledSince {
+            return .storeFailed(.timeout, "a transaction has run since \(since)")
+        }
+        if health.firstFailure != nil {
+            do {
+                try await write { db in
+                    try db.execute(sql: "INSERT INTO probe (data) VALUES (zeroblob(8192))")
+                    try db.execute(sql: "DELETE FROM probe")
+                }
+            } catch let error as QueueError {
+                return error
+            } catch {
+                return .storeFailed(.ioError, String(describing: error))
+            }
+        }
+        return await isReachable() ? nil : .unavailable("the database cannot be read")
     }
 
     /// Read from a snapshot, beside the writers; `items_census` covers the query.
@@ -208,7 +237,28 @@ extension SQLiteQueueStore {
     /// 88,000 instructions a check). A read of several statements that must agree would need
     /// `writer.read`.
     private func read<T>(_ body: (Database) throws -> T) throws -> T {
-        try writer.unsafeRead(body)
+        do {
+            return try writer.unsafeRead(body)
+        } catch let error as DatabaseError {
+            throw QueueError.sqlite(error) ?? error
+        }
+    }
+
+    /// Runs `body` as one write (see `WriteBatcher`); a store failure is thrown as a
+    /// `QueueError`, and noted until a write succeeds.
+    func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        do {
+            let value = try await batcher.write(body)
+            health.succeeded()
+            return value
+        } catch let error as QueueError where error.storeFailure != nil {
+            health.failed(error)
+            throw error
+        } catch let error as DatabaseError {
+            guard let failure = QueueError.sqlite(error) else { throw error }
+            health.failed(failure)
+            throw failure
+        }
     }
 
     /// `next`'s step on the session's loaded `items`, under the session's hold.

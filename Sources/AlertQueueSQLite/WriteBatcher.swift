@@ -1,29 +1,24 @@
 import AlertQueue
 import Dispatch
+import Foundation
 import GRDB
 import Locking
 
-/// Runs the store's writes: at once on the calling thread when no other write is under way and
-/// the write may run there, else grouped with the other waiting writes into one transaction
-/// (group commit).
+/// Runs the store's writes on the writer's thread, grouped: the writes that arrive while one
+/// transaction runs wait for the next, and commit together in one (group commit). One commit
+/// for many requests is what makes a durable commit (an fsync each) affordable under load. A
+/// write that fails undoes only itself (see `runBatches`).
 ///
-/// - **Alone** (the usual case at light load), a write enters GRDB's writer with
-///   `dispatch_sync`, which runs it on the calling thread: no hand-off to another thread and
-///   back, so an HTTP handler that never suspends answers on its worker thread.
-/// - **Under load**, a write that finds another one running joins the batch waiting for the
-///   writer: the batch runs on the writer's thread in one IMMEDIATE transaction, and every
-///   caller is answered only after the shared commit — one commit for many requests. A write
-///   that fails undoes only itself (see `runBatches`).
-/// - **A write that runs inline only when writes are rare** (`.whenQuiet`, the enqueue) joins
-///   the batch while writes arrive faster than `quietWrites` in `quietWindow`, even when the writer is idle for a
-///   moment. An inline write holds the HTTP worker thread that runs it, and with it every
-///   other connection of that thread, for the whole transaction: under a flood that costs more
-///   than the two thread hops it saves (see `SQLiteQueueStore.enqueue`).
+/// No write runs on its caller's thread: a commit held up by a stalled disk would hold the HTTP
+/// worker thread that called it, and every connection of that thread.
 ///
-/// Neither way wraps a write in more than that: a write that fails is undone whole, by its
-/// transaction or its savepoint.
+/// A write that waits longer than `timeout`, by `clock`, is answered with
+/// `StoreFailure.timeout`: taken out of the queue when it has not begun (so it is never
+/// written), or answered while its transaction still runs (it may yet commit). Meanwhile
+/// `stalledSince` tells readiness that a transaction has run too long.
 ///
-/// Either way "acknowledged means committed": a write returns after its transaction commits.
+/// "Acknowledged means committed": a write returns after its transaction commits and, when
+/// there is a `verify`, after it found the database still where the store opened it.
 final class WriteBatcher: Sendable {
     /// A write waiting for its batch.
     private struct Write: Sendable {
@@ -32,65 +27,48 @@ final class WriteBatcher: Sendable {
         /// `isolated`; otherwise, should it fail after changing rows, it throws
         /// `MustIsolate` (only the whole transaction can undo it).
         let run: @Sendable (Database, _ isolated: Bool) throws -> @Sendable () -> Void
-        /// Answers the write when the batch's transaction failed, to begin or to commit: nothing
-        /// of it is stored.
+        /// Answers the write with an error: nothing of it was stored, or, for a timeout, it may
+        /// yet be.
         let failed: @Sendable (any Error) -> Void
+        /// When it arrived, by the clock.
+        let arrived: Date
     }
-
-    /// When a write may run on the calling thread, if the writer is idle.
-    enum Inline {
-        /// Whenever the writer is idle.
-        case whenIdle
-        /// When the writer is idle and writes are rare: at most `quietWrites` arrived in the
-        /// last `quietWindow` or so, this one included.
-        case whenQuiet
-    }
-
-    /// Rare writes, by default: at most 4 in 5 ms (800 a second). That rare, a write seldom
-    /// meets another one to share a commit with, so waiting for the writer's thread would buy
-    /// nothing but two thread hops; faster, batches form.
-    static let quietWrites = 4
-    static let quietWindow: UInt64 = 5_000_000
 
     private struct State {
-        /// A write (inline) or a batch is running now.
+        /// A batch is running now.
         var busy = false
-        /// Writes that arrived since `windowStart`, and in the window before it (zero when that
-        /// window ended more than a window ago): a sliding count, in two halves.
-        var windowStart: UInt64 = 0
-        var inWindow = 0
-        var inPreviousWindow = 0
         /// Writes waiting for the next batch.
         var pending: [Write] = []
+        /// The batch running, and when it began, by the clock.
+        var running: [Write] = []
+        var runningSince: Date?
         /// The WAL has grown long: checkpoint on the writer before its next transaction.
         var catchUpWanted = false
-
-        /// Counts a write arriving at `now` (nanoseconds) and tells whether at most `quiet`
-        /// writes arrived in the last `window` or so, this one included.
-        mutating func arrival(at now: UInt64, quiet: Int, window: UInt64) -> Bool {
-            let elapsed = now &- windowStart
-            if elapsed >= window {
-                inPreviousWindow = elapsed < 2 * window ? inWindow : 0
-                windowStart = now
-                inWindow = 0
-            }
-            inWindow += 1
-            return inWindow + inPreviousWindow <= quiet
-        }
     }
 
     private let writer: any DatabaseWriter
     private let state = Locked(State())
-    /// Writes within a window (nanoseconds) up to which a `.whenQuiet` write may run inline
-    /// (tests change them so as not to depend on time).
-    private let quietWrites: Int
-    private let quietWindow: UInt64
+    private let clock: any AlertClock
+    private let timeout: Duration
+    /// Answers the writes that waited too long; set while writes wait or run.
+    private let watchdog: any AlertTimer
+    /// Asked after every commit, before the writes are answered: an error fails them all.
+    private let verify: (@Sendable () -> (any Error)?)?
 
-    init(writer: any DatabaseWriter, quietWrites: Int = WriteBatcher.quietWrites, quietWindow: UInt64 = WriteBatcher.quietWindow) {
+    init(
+        writer: any DatabaseWriter, clock: any AlertClock = SystemClock(), timeout: Duration = .seconds(5),
+        verify: (@Sendable () -> (any Error)?)? = nil
+    ) {
         self.writer = writer
-        self.quietWrites = quietWrites
-        self.quietWindow = quietWindow
+        self.clock = clock
+        self.timeout = timeout
+        self.verify = verify
+        let expire = Locked<(@Sendable () -> Void)?>(nil)
+        watchdog = clock.makeTimer { expire.withLock { $0 }?() }
+        expire.withLock { $0 = { [weak self] in self?.answerLateWrites() } }
     }
+
+    deinit { watchdog.cancel() }
 
     /// Asks for a checkpoint on the writer's connection between two transactions (see
     /// `Checkpointer`): nothing can append to the WAL meanwhile, so it copies it whole.
@@ -110,78 +88,87 @@ final class WriteBatcher: Sendable {
     /// Writes waiting for the next batch (a write now would be one more).
     var backlog: Int { state.withLock { $0.pending.count } }
 
+    /// When the transaction running now began, if it has run longer than the timeout.
+    var stalledSince: Date? {
+        let now = clock.now()
+        return state.withLock { state in
+            guard let since = state.runningSince, now.timeIntervalSince(since) >= timeout.seconds else { return nil }
+            return since
+        }
+    }
+
     /// A write of a batch failed after it changed rows, outside a savepoint.
     private struct MustIsolate: Error {}
 
-    /// Runs `body` in a transaction and returns its result once committed: on the calling thread
-    /// when the writer is idle (and, `.whenQuiet`, writes are rare), else in the next batch on
-    /// the writer's thread. `body` may run twice (see `runBatches`): it changes nothing but the
+    /// Runs `body` in the next batch's transaction on the writer's thread and returns its result
+    /// once committed. `body` may run twice (see `runBatches`): it changes nothing but the
     /// database's rows, through INSERT, UPDATE and DELETE (SQLite counts their changes), and
     /// state that follows the transaction (as `SequenceMemo` does).
-    func write<T: Sendable>(
-        inline: Inline = .whenIdle, _ body: @escaping @Sendable (Database) throws -> T
-    ) async throws -> T {
-        let now = DispatchTime.now().uptimeNanoseconds
-        let alone = state.withLock { state -> Bool in
-            let quiet = state.arrival(at: now, quiet: quietWrites, window: quietWindow)
-            guard !state.busy, inline == .whenIdle || quiet else { return false }
-            state.busy = true
-            return true
-        }
-        if alone {
-            defer { finishInline() }
-            return try writeNow(body)
-        }
+    func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        let arrived = clock.now()
         return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
-            let write = Write(
-                run: { db, isolated in
-                    let outcome: Result<T, any Error>
-                    if isolated {
-                        do {
-                            outcome = .success(try db.inWriteSavepoint { try body(db) })
-                        } catch {
-                            outcome = .failure(error)
-                        }
-                    } else {
-                        // A statement that fails leaves nothing of itself (SQLite undoes it), so a
-                        // write that fails before any of its statements changed a row leaves
-                        // nothing at all.
-                        let changes = db.totalChangesCount
-                        do {
-                            outcome = .success(try body(db))
-                        } catch {
-                            guard db.totalChangesCount == changes else { throw MustIsolate() }
-                            outcome = .failure(error)
-                        }
+            let answer = Once(continuation)
+            let run: @Sendable (Database, Bool) throws -> @Sendable () -> Void = { db, isolated in
+                let outcome: Result<T, any Error>
+                if isolated {
+                    do {
+                        outcome = .success(try db.inWriteSavepoint { try body(db) })
+                    } catch {
+                        // SQLite ended the transaction itself (a full disk, an I/O error): the
+                        // batch fails, with this cause rather than the transaction's end.
+                        if !db.isInsideTransaction { throw error }
+                        outcome = .failure(error)
                     }
-                    return { continuation.resume(with: outcome) }
-                },
-                failed: { continuation.resume(throwing: $0) })
+                } else {
+                    // A statement that fails leaves nothing of itself (SQLite undoes it), so a
+                    // write that fails before any of its statements changed a row leaves
+                    // nothing at all.
+                    let changes = db.totalChangesCount
+                    do {
+                        outcome = .success(try body(db))
+                    } catch {
+                        if !db.isInsideTransaction { throw error }
+                        guard db.totalChangesCount == changes else { throw MustIsolate() }
+                        outcome = .failure(error)
+                    }
+                }
+                return { answer.resume(with: outcome) }
+            }
             let startsBatch = state.withLock { state -> Bool in
-                state.pending.append(write)
+                state.pending.append(Write(run: run, failed: { answer.resume(with: .failure($0)) }, arrived: arrived))
                 guard !state.busy else { return false }
                 state.busy = true
                 return true
             }
-            if startsBatch { runBatches() }
+            if startsBatch {
+                watchdog.schedule(at: arrived.addingTimeInterval(timeout.seconds), leeway: .milliseconds(50))
+                runBatches()
+            }
         }
     }
 
-    /// One write in its own transaction, on the calling thread.
-    private func writeNow<T>(_ body: (Database) throws -> T) throws -> T {
-        try writer.writeWithoutTransaction { db in
-            catchUpIfWanted(db)
-            return try db.inImmediateTransaction { try body(db) }
+    /// Answers `StoreFailure.timeout` to every write that arrived a timeout ago or earlier:
+    /// those still waiting leave the queue unwritten; those in the running transaction are
+    /// answered now and their own answer later goes nowhere. Looks again while writes wait.
+    private func answerLateWrites() {
+        let now = clock.now()
+        let cutoff = now.addingTimeInterval(-timeout.seconds)
+        let (unwritten, uncertain, next) = state.withLock { state -> ([Write], [Write], Date?) in
+            let unwritten = state.pending.filter { $0.arrived <= cutoff }
+            state.pending.removeAll { $0.arrived <= cutoff }
+            let uncertain = state.running.filter { $0.arrived <= cutoff }
+            state.running.removeAll { $0.arrived <= cutoff }
+            let oldest = (state.pending + state.running).map(\.arrived).min()
+            return (unwritten, uncertain, state.busy ? (oldest ?? now) : nil)
         }
-    }
-
-    /// After an inline write: hands the writes that queued up meanwhile to a batch.
-    private func finishInline() {
-        let hasPending = state.withLock { state -> Bool in
-            if state.pending.isEmpty { state.busy = false }
-            return !state.pending.isEmpty
+        let limit = "\(timeout.seconds) s"
+        for write in unwritten {
+            write.failed(QueueError.storeFailed(.timeout, "waited \(limit) for the writer; not written"))
         }
-        if hasPending { runBatches() }
+        for write in uncertain {
+            write.failed(QueueError.storeFailed(.timeout, "its transaction ran past \(limit); it may yet commit"))
+        }
+        if let next { watchdog.schedule(at: next.addingTimeInterval(timeout.seconds), leeway: .milliseconds(50)) }
     }
 
     /// On the writer's queue: runs every waiting write in one transaction, again while more
@@ -198,11 +185,15 @@ final class WriteBatcher: Sendable {
     private func runBatches() {
         writer.asyncWriteWithoutTransaction { [self] db in
             while true {
+                let now = clock.now()
                 let batch = state.withLock { state -> [Write] in
+                    state.running = state.pending
+                    state.runningSince = state.pending.isEmpty ? nil : now
                     if state.pending.isEmpty { state.busy = false }
                     defer { state.pending.removeAll(keepingCapacity: true) }
                     return state.pending
                 }
+                // (The watchdog stays set: a write may already have set it again.)
                 guard !batch.isEmpty else { return }
                 catchUpIfWanted(db)
                 var answers: [@Sendable () -> Void] = []
@@ -213,11 +204,12 @@ final class WriteBatcher: Sendable {
                     } catch is MustIsolate {
                         try commit(batch, isolated: true, answers: &answers, db)
                     }
+                    if let failure = verify?() { throw failure }
                     for answer in answers { answer() }
                 } catch {
                     // The transaction did not begin (a closed store, a locked file past the busy
-                    // timeout) or did not commit: every write of the batch is answered with it,
-                    // the ones that never ran too.
+                    // timeout), did not commit, or committed where nobody will read it: every
+                    // write of the batch is answered with it, the ones that never ran too.
                     for write in batch { write.failed(error) }
                 }
             }
@@ -236,6 +228,32 @@ final class WriteBatcher: Sendable {
                 answers.append(try write.run(db, isolated))
             }
         }
+    }
+}
+
+/// A continuation resumed at most once: a write timed out is answered then, and its own
+/// answer, should its transaction end later, goes nowhere.
+private final class Once<T: Sendable>: Sendable {
+    private let continuation: Locked<CheckedContinuation<T, any Error>?>
+
+    init(_ continuation: CheckedContinuation<T, any Error>) {
+        self.continuation = Locked(continuation)
+    }
+
+    func resume(with outcome: Result<T, any Error>) {
+        let waiting = continuation.withLock { continuation in
+            defer { continuation = nil }
+            return continuation
+        }
+        waiting?.resume(with: outcome)
+    }
+}
+
+extension Duration {
+    /// The duration in seconds, as a `TimeInterval`.
+    var seconds: TimeInterval {
+        let (seconds, attoseconds) = components
+        return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
     }
 }
 

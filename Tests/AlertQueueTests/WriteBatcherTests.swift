@@ -7,6 +7,7 @@ import Testing
 
 import AlertQueue
 @testable import AlertQueueSQLite
+import TestClocks
 
 /// The group commit under the SQLite store: writes that wait share one transaction, and one that
 /// fails undoes only itself.
@@ -68,8 +69,6 @@ struct WriteBatcherTests {
         try await queue.write { db in try db.execute(sql: "CREATE TABLE t (x INTEGER PRIMARY KEY)") }
         let holding = Locked(false)
         let release = DispatchSemaphore(value: 0)
-        // On a thread of its own: a write alone runs on its caller's thread, and blocking one of
-        // the few threads of Swift's shared pool would starve the tests running beside this one.
         let first = Task(executorPreference: OwnThread()) {
             try await batcher.write { db in
                 try db.execute(sql: "INSERT INTO t VALUES (0)")
@@ -121,7 +120,7 @@ struct WriteBatcherTests {
     }
 
     @Test("A write that throws alone leaves nothing behind, and the next write runs")
-    func failedInlineWrite() async throws {
+    func failedWriteAlone() async throws {
         let queue = try DatabaseQueue()
         try await queue.write { db in try db.execute(sql: "CREATE TABLE t (x INTEGER PRIMARY KEY)") }
         let batcher = WriteBatcher(writer: queue)
@@ -135,32 +134,61 @@ struct WriteBatcherTests {
         #expect(try await queue.read { db in try Int.fetchAll(db, sql: "SELECT x FROM t") } == [2])
     }
 
-    @Test("An idle writer runs a write on its caller's thread; an enqueue's only while writes are rare")
-    func inlineOrOnTheWriter() async throws {
-        // (A window of a minute: however slow the build, the writes below fall within one.)
+    @Test("No write runs on its caller's thread, not even when the writer is idle")
+    func neverOnTheCallersThread() async throws {
         let queue = try DatabaseQueue()
-        let batcher = WriteBatcher(writer: queue, quietWindow: 60_000_000_000)
+        let batcher = WriteBatcher(writer: queue)
         let threads = try await Task(executorPreference: OwnThread()) {
-            let caller = pthread_self()
-            let quiet = try await batcher.write(inline: .whenQuiet) { _ in pthread_self() }
-            // Writes coming fast: more than `quietWrites` within the window
-            var idle: [pthread_t] = []
-            for _ in 0..<WriteBatcher.quietWrites {
-                idle.append(try await batcher.write(inline: .whenIdle) { _ in pthread_self() })
-            }
-            let busy = try await batcher.write(inline: .whenQuiet) { _ in pthread_self() }
-            return (caller: caller, quiet: quiet, idle: idle, busy: busy)
+            (caller: pthread_self(), writer: try await batcher.write { _ in pthread_self() })
         }.value
-        #expect(pthread_equal(threads.caller, threads.quiet) != 0)
-        #expect(threads.idle.allSatisfy { pthread_equal(threads.caller, $0) != 0 })
-        #expect(pthread_equal(threads.caller, threads.busy) == 0)
+        #expect(pthread_equal(threads.caller, threads.writer) == 0)
+    }
+
+    @Test("Past the timeout, a waiting write is answered 'timeout' and never written; the stalled one is answered too")
+    func writesPastTheTimeout() async throws {
+        // Given: a writer held by a write (a stalled commit), and a write waiting behind it
+        let clock = ManualClock()
+        let queue = try DatabaseQueue()
+        let batcher = WriteBatcher(writer: queue, clock: clock, timeout: .seconds(5))
+        let (first, release) = try await holdWriter(batcher, queue)
+        let waiting = Task { try await batcher.write { db in try db.execute(sql: "INSERT INTO t VALUES (1)") } }
+        let deadline = ContinuousClock.now + .seconds(15)
+        while batcher.backlog < 1, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(2)) }
+        #expect(batcher.stalledSince == nil)
+        // When: the timeout passes
+        clock.advance(by: 5)
+        // Then: both are answered with a timeout at once, the writer still held; readiness sees
+        // the stall
+        for write in [first, waiting] {
+            await #expect { try await write.value } throws: { ($0 as? QueueError)?.storeFailure == .timeout }
+        }
+        #expect(batcher.backlog == 0)
+        #expect(batcher.stalledSince != nil)
+        // And once the writer is free, the held write commits (its answer had gone out), the
+        // waiting one never does, and the writer goes on
+        release.signal()
+        try await batcher.write { db in try db.execute(sql: "INSERT INTO t VALUES (2)") }
+        #expect(try await queue.read { db in try Int.fetchAll(db, sql: "SELECT x FROM t ORDER BY x") } == [0, 2])
+        #expect(batcher.stalledSince == nil)
+    }
+
+    @Test("A check after the commit that fails answers every write of the batch with its error")
+    func verifiedAfterCommit() async throws {
+        struct Moved: Error {}
+        let queue = try DatabaseQueue()
+        try await queue.write { db in try db.execute(sql: "CREATE TABLE t (x INTEGER PRIMARY KEY)") }
+        let moved = Locked(false)
+        let batcher = WriteBatcher(writer: queue) { moved.withLock { $0 } ? Moved() : nil }
+        try await batcher.write { db in try db.execute(sql: "INSERT INTO t VALUES (1)") }
+        moved.withLock { $0 = true }
+        await #expect(throws: Moved.self) { try await batcher.write { db in try db.execute(sql: "INSERT INTO t VALUES (2)") } }
     }
 
     @Test("A batch whose transaction cannot begin answers every one of its writes")
     func batchThatCannotBegin() async throws {
         // Given: a closed database, where no transaction begins
         let queue = try DatabaseQueue()
-        let batcher = WriteBatcher(writer: queue, quietWrites: 0)
+        let batcher = WriteBatcher(writer: queue)
         try queue.close()
         // When: writes that wait for the writer, as enqueues do (in tasks left to themselves, so
         // that a write never answered fails the test below instead of hanging it; on a thread of
@@ -170,7 +198,7 @@ struct WriteBatcherTests {
             Task(executorPreference: OwnThread()) {
                 let answer: Result<Void, any Error>
                 do {
-                    answer = .success(try await batcher.write(inline: .whenQuiet) { _ in })
+                    answer = .success(try await batcher.write { _ in })
                 } catch {
                     answer = .failure(error)
                 }
