@@ -191,6 +191,7 @@ let package = Package(
             dependencies: [
                 "AlertServer", "AlertCatalogs", "AlertSpec", "AlertQueue", "AlertQueueSQLite", "Locking", "MicroHTTP",
                 "TestExecutors", "TestClocks", "HTTPTestSupport", "AlertdTestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -45,6 +45,11 @@ public protocol QueueStore: Sendable {
     /// Whether the store answers (for `/readyz`).
     func isReachable() async -> Bool
 
+    /// Whether the store can take writes now (for `/readyz`): nil when it can, else the error a
+    /// write would meet. By default, whether it answers (`isReachable`); a store that can tell
+    /// why its writes fail says so, and tries a write before it reports a recovery.
+    func readiness() async -> QueueError?
+
     /// Items across every session by lane and state at `now` (for `/metrics`): one aggregate
     /// query over the items that are live, expired or dead, never over done or cancelled ones.
     func census(now: Date) async throws -> QueueCensus
@@ -60,6 +65,10 @@ public protocol EnqueueAndTakeNext: QueueStore {
 }
 
 extension QueueStore {
+    public func readiness() async -> QueueError? {
+        await isReachable() ? nil : .unavailable("readiness check")
+    }
+
     /// `enqueue`, then, when it created the item, `next` for the session: for a consumer that
     /// already waits for the session. One step where the store can (`EnqueueAndTakeNext`), else
     /// two. A duplicate delivers nothing.
@@ -82,7 +91,7 @@ public struct QueueError: Error, Sendable, Equatable, CustomStringConvertible {
         case notFound(String)
         case gone(String, ItemState)
         case queueFull(Int)
-        case unavailable(String)
+        case unavailable(StoreFailure, String)
     }
 
     private let reason: Reason
@@ -90,7 +99,17 @@ public struct QueueError: Error, Sendable, Equatable, CustomStringConvertible {
     public static func notFound(ticket: String) -> Self { .init(reason: .notFound(ticket)) }
     public static func gone(ticket: String, state: ItemState) -> Self { .init(reason: .gone(ticket, state)) }
     public static func queueFull(limit: Int) -> Self { .init(reason: .queueFull(limit)) }
-    public static func unavailable(_ why: String) -> Self { .init(reason: .unavailable(why)) }
+    /// The store could not be reached; `why` is for logs, never for clients.
+    public static func unavailable(_ why: String) -> Self { .init(reason: .unavailable(.unreachable, why)) }
+    /// The store failed for `failure`; `detail` (the underlying error) is for logs.
+    public static func storeFailed(_ failure: StoreFailure, _ detail: String) -> Self {
+        .init(reason: .unavailable(failure, detail))
+    }
+
+    /// Why the store could not serve, for an `unavailable` error.
+    public var storeFailure: StoreFailure? {
+        if case .unavailable(let failure, _) = reason { failure } else { nil }
+    }
 
     /// The kinds of refusal, for callers that answer each differently.
     public enum Kind: Sendable, Equatable {
@@ -127,7 +146,7 @@ public struct QueueError: Error, Sendable, Equatable, CustomStringConvertible {
         case .notFound(let ticket): "There is no item \(ticket) in this session."
         case .gone(let ticket, let state): "The item \(ticket) is \(state.rawValue)."
         case .queueFull(let limit): "This session already holds \(limit) items; acknowledge or cancel some first."
-        case .unavailable: "The queue store cannot be reached; try again shortly."
+        case .unavailable(let failure, _): failure.explanation + (failure == .replaced ? "" : " Try again shortly.")
         }
     }
 }

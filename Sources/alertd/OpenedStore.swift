@@ -24,10 +24,15 @@ final class OpenedStore {
     private var logger = Logger(label: "alertd")
 
     /// Opens the store `location` names. Opens no PostgreSQL connection yet (`start` does).
-    init(_ location: StoreLocation, settings: QueueSettings, clock: any AlertClock, postgres: PostgresQueueStore.Options) throws {
+    init(
+        _ location: StoreLocation, settings: QueueSettings, clock: any AlertClock,
+        sqlite: (durability: SQLiteDurability, timeout: Duration), postgres: PostgresQueueStore.Options
+    ) throws {
         switch location {
         case .memory: store = try SQLiteQueueStore.inMemory(settings: settings)
-        case .sqlite(let path): store = try SQLiteQueueStore(path: path, settings: settings, clock: clock)
+        case .sqlite(let path):
+            store = try SQLiteQueueStore(
+                path: path, settings: settings, durability: sqlite.durability, timeout: sqlite.timeout, clock: clock)
         case .postgres(let endpoint): store = try PostgresQueueStore(endpoint: endpoint, settings: settings, options: postgres)
         }
     }

@@ -1,6 +1,7 @@
 import AlertCatalogs
 import AlertQueue
 import AlertQueuePostgres
+import AlertQueueSQLite
 import AlertServer
 import ArgumentParser
 import Dispatch
@@ -45,6 +46,9 @@ struct Serve: ParsableCommand {
 
     @Option(name: Setting.storeTimeout.optionName, help: Setting.storeTimeout.optionHelp)
     var storeTimeout: Int?
+
+    @Option(name: Setting.durability.optionName, help: Setting.durability.optionHelp)
+    var durability: String?
 
     @Option(name: Setting.storeNotifySpacing.optionName, help: Setting.storeNotifySpacing.optionHelp)
     var storeNotifySpacing: Int?
@@ -128,6 +132,11 @@ struct Serve: ParsableCommand {
             maximumConnections: settings.integer(storePoolSize, .storePoolSize),
             requestTimeout: .seconds(settings.integer(storeTimeout, .storeTimeout)),
             notificationSpacing: .milliseconds(settings.integer(storeNotifySpacing, .storeNotifySpacing)))
+        let durabilityText = settings.string(durability, .durability)
+        let sqliteDurability = SQLiteDurability(rawValue: durabilityText)
+        if sqliteDurability == nil {
+            settings.report("--durability must be \(SQLiteDurability.allCases.map(\.rawValue).joined(separator: " or ")), not \(durabilityText)")
+        }
         let givenAdminToken = settings.optionalString(adminToken, .adminToken)
         let givenSecret = secrets.givenSessionSecret(&settings)
         let catalogFolder = settings.optionalString(catalogs, .catalogs)
@@ -185,7 +194,9 @@ struct Serve: ParsableCommand {
             adminToken: givenAdminToken, sessionSecret: givenSecret, folder: URL(fileURLWithPath: dataFolder))
         // The one clock of the service: the handlers, the long-polls and the store's timers read it.
         let clock = SystemClock()
-        let opened = try OpenedStore(storeLocation, settings: queueSettings, clock: clock, postgres: postgresOptions)
+        let opened = try OpenedStore(
+            storeLocation, settings: queueSettings, clock: clock,
+            sqlite: (sqliteDurability ?? .full, postgresOptions.requestTimeout), postgres: postgresOptions)
         let queue = QueueServices(store: opened.store, credentials: credentials, settings: queueSettings, clock: clock)
         opened.start(polls: queue.polls, logger: logger)
         logger.info("store opened", metadata: ["store": "\(storeLocation)"])

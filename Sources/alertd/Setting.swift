@@ -95,8 +95,18 @@ extension Setting {
     static let storeTimeout = Setting(
         name: "store-timeout", environment: "ALERTD_STORE_TIMEOUT", default: .number(5),
         help: """
-            PostgreSQL store: seconds a store call may take, waiting for a connection included, before its \
-            request answers 503; also each statement's `statement_timeout`
+            Seconds a store call may take before its request answers 503 `store-unavailable` (reason \
+            `timeout`). SQLite: a write waiting for its commit (a stalled disk, a lock held by another \
+            process); one not begun by then is never written. PostgreSQL: a call, waiting for a connection \
+            included; also each statement's `statement_timeout`
+            """)
+
+    static let durability = Setting(
+        name: "durability", environment: "ALERTD_DURABILITY", default: .text("full"),
+        help: """
+            SQLite store: what an acknowledged write survives. `full`: a crash of the process or of the \
+            machine (each commit is flushed to disk before it is answered, one flush per batch of writes). \
+            `process`: a crash of the process only (faster; losing the machine may take back the last writes)
             """)
 
     static let storeNotifySpacing = Setting(
@@ -225,7 +235,7 @@ extension Setting {
 
     /// Every setting of `alertd serve`, in the reference's order.
     static let all: [Setting] = [
-        config, host, port, store, storePoolSize, storeTimeout, storeNotifySpacing, dataDir, adminToken,
+        config, host, port, store, storePoolSize, storeTimeout, durability, storeNotifySpacing, dataDir, adminToken,
         sessionSecret, lease, maxDeliveries, maxQueueLength, catalogs, maxBodySize, threads, connectionLimit,
         perClientConnectionLimit, connectionMemory, maxURLLength, maxHeaderCount, connectionTimeout, shutdownGrace,
         renderCacheSize, logFormat, logLevel,

@@ -214,7 +214,7 @@ func withServer<Result>(
     _ body: (_ port: Int, _ server: HTTPServer) throws -> Result
 ) throws -> Result {
     _ = LiveServer.ignoreBrokenPipes
-    let server = try HTTPServer(configuration: configuration, handler: service)
+    let server = try HTTPServer(configuration: configuration, handler: service, observer: service.observer)
     defer {
         service.queue.polls.close()
         server.stop(grace: .seconds(2))

@@ -121,7 +121,7 @@ struct MetricsTests {
         let scrape = await service.answer(HTTPRequest(method: "GET", path: "/metrics"))
         #expect(scrape.status == 200)
         let samples = try Samples(String(decoding: scrape.body, as: UTF8.self))
-        #expect(samples["alertd_store_errors_total"] == 2)
+        #expect(samples["alertd_store_errors_total{reason=\"unreachable\"}"] == 2)
         // And each cause is logged at error level with its request id
         let line = try #require(logs.line(containing: "store-2"))
         let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])

@@ -79,7 +79,7 @@ struct ReadinessProbeTests {
         #expect(
             probe.check(timeout: .seconds(3))
                 == .notReady(
-                    "http://127.0.0.1:\(server.port)/readyz answered 503: Service unavailable: The queue store cannot be reached; try again shortly."
+                    "http://127.0.0.1:\(server.port)/readyz answered 503: Service unavailable: The queue store cannot be reached. Try again shortly."
                 ))
     }
 

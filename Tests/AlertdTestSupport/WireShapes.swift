@@ -29,6 +29,8 @@ struct ProblemBody: Decodable {
     var detail: String
     var parameter: String?
     var expected: String?
+    /// For `store-unavailable`: the store's failure (`disk-full`, `timeout`, …).
+    var reason: String?
 }
 
 struct CatalogListBody: Decodable {

@@ -2,8 +2,9 @@ import AlertCatalogs
 import AlertQueue
 import MicroHTTP
 
-/// `/livez` (the process answers) and `/readyz` (catalogs loaded and the store reachable; else
-/// 503 problem+json `urn:alertd:problem:store-unavailable`).
+/// `/livez` (the process answers) and `/readyz` (catalogs loaded and the store able to take
+/// writes; else 503 problem+json `urn:alertd:problem:store-unavailable` with the store's
+/// `reason`: `disk-full`, `timeout`, `replaced`, …).
 struct HealthHandlers {
     let catalogs: CatalogRegistry
     let store: any QueueStore
@@ -19,7 +20,7 @@ struct HealthHandlers {
         let store = self.store
         router.addAsync("GET", "/readyz") { _ in
             // Not ready is an error like any other: a 503 problem (store-unavailable).
-            guard await store.isReachable() else { throw QueueError.unavailable("readiness check") }
+            if let failure = await store.readiness() { throw failure }
             return Status(status: "ready", catalogs: count)
         }
     }

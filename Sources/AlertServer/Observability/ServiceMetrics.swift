@@ -22,7 +22,7 @@ public final class ServiceMetrics: Sendable {
     private let enqueues: Counter
     private let deliveries: Counter
     private let acks: Counter
-    private let storeErrors: Counter
+    private let storeErrors: [StoreFailure: Counter]
     private let longPolls: Gauge
     private let items: [Lane: [ItemState: Gauge]]
 
@@ -40,9 +40,12 @@ public final class ServiceMetrics: Sendable {
             Items delivered by this instance's next calls (redeliveries after a lease included).
             """))
         acks = registry.makeCounter(descriptor: Self.name("alertd_queue_acks", unit: "total", "Items acknowledged through this instance."))
-        storeErrors = registry.makeCounter(descriptor: Self.name("alertd_store_errors", unit: "total", """
-            Requests answered 503 because the queue store could not be reached (readyz included).
-            """))
+        let storeErrorsName = Self.name("alertd_store_errors", unit: "total", """
+            Requests answered 503 because the queue store could not serve them (readyz included), by reason.
+            """)
+        storeErrors = Dictionary(uniqueKeysWithValues: StoreFailure.allCases.map {
+            ($0, registry.makeCounter(descriptor: storeErrorsName, labels: [("reason", $0.rawValue)]))
+        })
         longPolls = registry.makeGauge(descriptor: Self.name("alertd_long_polls_waiting", unit: "", """
             next requests suspended on this instance, waiting for an item or their deadline.
             """))
@@ -72,7 +75,7 @@ public final class ServiceMetrics: Sendable {
     func enqueued() { enqueues.increment() }
     func delivered() { deliveries.increment() }
     func acknowledged() { acks.increment() }
-    func storeFailed() { storeErrors.increment() }
+    func storeFailed(_ failure: StoreFailure) { storeErrors[failure]?.increment() }
 
     /// Sets the scrape-time gauges: the store's census (nil when the store could not be read:
     /// those gauges keep their last values) and the waiting long-polls.

@@ -154,6 +154,8 @@ public struct APIError: Error, Sendable, ResponseGenerator, CustomStringConverti
             problem.warnings = warnings
         case .invalidRequest(let errors):
             problem.errors = errors
+        case .queue(let error):
+            problem.reason = error.storeFailure?.rawValue
         default: break
         }
         return problem
@@ -163,6 +165,10 @@ public struct APIError: Error, Sendable, ResponseGenerator, CustomStringConverti
         var headers: HTTPHeaders = ["Cache-Control": "no-store"]
         if case .methodNotAllowed(let allow) = reason { headers.set("Allow", allow.joined(separator: ", ")) }
         if case .unauthorized = reason { headers.set("WWW-Authenticate", "Bearer") }
+        // A store that may recover is worth asking again in a second; a replaced file is not.
+        if case .queue(let error) = reason, let failure = error.storeFailure, failure != .replaced {
+            headers.set("Retry-After", "1")
+        }
         return try JSONResponse(problem, status: status, headers: headers, contentType: "application/problem+json")
             .response(for: request)
     }
@@ -180,4 +186,7 @@ public struct Problem: Sendable, Codable, Equatable {
     /// For invalid specs: every rule broken, and what normalization would change.
     public var errors: [SpecIssue]?
     public var warnings: [SpecIssue]?
+    /// For `store-unavailable`: why the store could not serve (`StoreFailure`: `disk-full`,
+    /// `timeout`, …).
+    public var reason: String?
 }
