@@ -28,7 +28,12 @@ func microHTTPAccess(
         let context = RequestContext(requestID: RequestID.accepted(from: connection) ?? RequestID.make())
         requestState.pointee = Unmanaged.passRetained(context).toOpaque()
         core.counts.inFlight.add(1, ordering: .relaxed)
-        if let failure = RequestScreen.check(connection: connection, url: url, limits: core.limits) {
+        let slot = connectionState(of: connection)
+        context.progress = slot?.progress
+        context.progress?.enter(.body, at: context.started)
+        if let failure = RequestScreen.check(
+            connection: connection, url: url, version: version, target: slot?.target, limits: core.limits)
+        {
             context.answered = true
             return reject(failure, core, connection, context, method, url)
         }
@@ -39,6 +44,7 @@ func microHTTPAccess(
     if uploadDataSize.pointee > 0 {
         let count = uploadDataSize.pointee
         uploadDataSize.pointee = 0
+        context.progress?.received(count)
         if context.answered || context.bodyTooLarge { return .YES }
         if context.body.count + count > core.maxBodySize {
             // MHD 0.9.75 refuses a response queued while body data is still arriving (measured:
@@ -54,6 +60,11 @@ func microHTTPAccess(
         return .YES
     }
 
+    if let progress = context.progress {
+        // The whole request arrived: no deadline while it is handled (a long-poll may wait).
+        progress.enter(.handling)
+        context.progress = nil
+    }
     if context.answered { return .YES }
     if context.bodyTooLarge {
         context.answered = true
@@ -112,6 +123,17 @@ private func proceed(with promise: ResponsePromise, _ connection: OpaquePointer,
     }
 }
 
+/// MHD's request-line callback (`MHD_OPTION_URI_LOG_CALLBACK`), before MHD splits and decodes
+/// the target in place: notes what only the raw target shows (see `RawTarget`). Returns nil, so
+/// the access handler's first call still finds no request state.
+func microHTTPRequestLine(
+    cls: UnsafeMutableRawPointer?, uri: UnsafePointer<CChar>?, connection: OpaquePointer?
+) -> UnsafeMutableRawPointer? {
+    guard let uri, let connection, let state = connectionState(of: connection) else { return nil }
+    state.target = RawTarget(uri)
+    return nil
+}
+
 /// MHD's completion callback: the request is over (answered, or the client went away). The
 /// observer hears of it here, once the response went out.
 func microHTTPCompleted(
@@ -124,6 +146,8 @@ func microHTTPCompleted(
     requestState.pointee = nil
     let context = Unmanaged<RequestContext>.fromOpaque(state).takeRetainedValue()
     let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
+    // The connection waits for its next request (or closes).
+    if let connection { connectionState(of: connection)?.progress.enter(.awaitingHead) }
     context.promise?.end(sent: reason.rawValue == 0)  // MHD_REQUEST_TERMINATED_COMPLETED_OK
     if let observer = core.observer, context.status != 0 {
         observer.finished(FinishedRequest(

@@ -13,8 +13,8 @@ import CMicroHTTPD
 /// Changing headers of a response that was queued is safe here because one connection answers
 /// one request at a time: MHD drops its reference to a response (`connection_reset`) before it
 /// reads the connection's next request, and only the connection's own worker thread calls the
-/// access handler. MHD calls `microHTTPConnectionNotify` when the connection closes; dropping
-/// this object then releases the response.
+/// access handler. The connection's `ConnectionState` holds it; dropping it when the connection
+/// closes releases the response.
 final class ConnectionResponse {
     private var response: OpaquePointer?
     private var body: SharedBytes?
@@ -54,31 +54,4 @@ final class ConnectionResponse {
     deinit {
         if let response { MHD_destroy_response(response) }
     }
-}
-
-/// MHD's connection callback: a new connection gets a `ConnectionResponse` as its socket
-/// context, which a closed one releases.
-func microHTTPConnectionNotify(
-    cls: UnsafeMutableRawPointer?,
-    connection: OpaquePointer?,
-    socketContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
-    event: MHD_ConnectionNotificationCode
-) {
-    guard let socketContext else { return }
-    switch event {
-    case .CONNECTION_NOTIFY_STARTED:
-        socketContext.pointee = Unmanaged.passRetained(ConnectionResponse()).toOpaque()
-    case .CONNECTION_NOTIFY_CLOSED:
-        if let kept = socketContext.pointee {
-            socketContext.pointee = nil
-            Unmanaged<ConnectionResponse>.fromOpaque(kept).release()
-        }
-    default:
-        break
-    }
-}
-
-/// The connection's `ConnectionResponse`.
-func connectionResponse(of connection: OpaquePointer) -> ConnectionResponse? {
-    alertd_mhd_socket_context(connection).map { Unmanaged<ConnectionResponse>.fromOpaque($0).takeUnretainedValue() }
 }

@@ -12,16 +12,19 @@ extension HTTPServer {
         public var threads: Int
         /// Connections held at once, in total.
         public var connectionLimit: Int
-        /// Connections held at once from one client address (IPv4 address, or full IPv6
-        /// address); 0 means no per-address limit. Connections past it are closed at once, so a
-        /// flood from one address cannot take every slot. Behind a reverse proxy every
+        /// Connections held at once from one client (an IPv4 address, or the /64 prefix of an
+        /// IPv6 one); 0 means no per-client limit. Connections past it are closed at once, so a
+        /// flood from one client cannot take every slot. Behind a reverse proxy every
         /// connection comes from the proxy's address: raise it there, or set 0.
         public var perClientConnectionLimit: Int
-        /// Bytes MHD may use for one connection's request line, headers and buffers. Every open
-        /// connection, and so every waiting long-poll, holds up to this much: 4 KiB takes request
-        /// headers up to about 3 KiB (measured; a request whose headers do not fit is closed).
+        /// Bytes MHD may use for one connection's request line, headers, parsed cookies and
+        /// buffers (half of it is the read buffer). Every open connection that served a request
+        /// holds this much (MHD clears the whole pool between requests). 48 KiB parses any head
+        /// within the default limits (16 KiB, 100 fields, 180 cookies), measured; a head that
+        /// does not fit gets libmicrohttpd's own 431 or 414 and a closed connection.
         public var connectionMemoryLimit: Int
-        /// Seconds a connection may sit idle (or trickle a request) before it is closed.
+        /// Seconds a connection may sit idle between requests (or while its response is read)
+        /// before it is closed.
         public var connectionTimeout: Int
         /// Largest request body accepted; larger ones are answered 413.
         public var maxBodySize: Int
@@ -31,6 +34,16 @@ extension HTTPServer {
         public var maxURLLength: Int
         /// Most header fields one request may carry; more are answered 431.
         public var maxHeaderCount: Int
+        /// Most bytes of a request line and header lines (cookies included); more are answered 431.
+        public var maxHeadSize: Int
+        /// Seconds a request head may take from its first byte to its end; later, the connection
+        /// is closed.
+        public var requestHeadTimeout: Int
+        /// Seconds a body gets before it must keep up `requestBodyMinRate`.
+        public var requestBodyGrace: Int
+        /// Bytes a second a body must average after `requestBodyGrace`; slower, the connection is
+        /// closed.
+        public var requestBodyMinRate: Int
         /// listen() backlog.
         public var listenBacklog: Int
         /// Requests waiting for their promise from which the server counts as crowded (see
@@ -43,12 +56,16 @@ extension HTTPServer {
             threads: Int = ProcessInfo.processInfo.activeProcessorCount,
             connectionLimit: Int = 16_384,
             perClientConnectionLimit: Int = 128,
-            connectionMemoryLimit: Int = 4 * 1024,
+            connectionMemoryLimit: Int = 48 * 1024,
             connectionTimeout: Int = 30,
             maxBodySize: Int = 1024 * 1024,
             maxURLLength: Int = 2048,
-            maxHeaderCount: Int = 64,
-            listenBacklog: Int = 4096
+            maxHeaderCount: Int = 100,
+            listenBacklog: Int = 4096,
+            maxHeadSize: Int = 16 * 1024,
+            requestHeadTimeout: Int = 10,
+            requestBodyGrace: Int = 10,
+            requestBodyMinRate: Int = 1024
         ) {
             self.host = host
             self.port = port
@@ -61,6 +78,10 @@ extension HTTPServer {
             self.maxURLLength = maxURLLength
             self.maxHeaderCount = maxHeaderCount
             self.listenBacklog = listenBacklog
+            self.maxHeadSize = maxHeadSize
+            self.requestHeadTimeout = requestHeadTimeout
+            self.requestBodyGrace = requestBodyGrace
+            self.requestBodyMinRate = requestBodyMinRate
         }
 
         /// Problems with the values, one sentence each; empty when the configuration is usable.
@@ -79,6 +100,12 @@ extension HTTPServer {
             if maxBodySize < 0 { problems.append("body size limit must not be negative, not \(maxBodySize)") }
             if maxURLLength < 64 { problems.append("URL length limit must be at least 64 bytes, not \(maxURLLength)") }
             if maxHeaderCount < 8 { problems.append("header count limit must be at least 8, not \(maxHeaderCount)") }
+            if maxHeadSize < 1024 { problems.append("head size limit must be at least 1024 bytes, not \(maxHeadSize)") }
+            if requestHeadTimeout < 1 { problems.append("request head timeout must be at least 1 second, not \(requestHeadTimeout)") }
+            if requestBodyGrace < 1 { problems.append("request body grace must be at least 1 second, not \(requestBodyGrace)") }
+            if requestBodyMinRate < 1 {
+                problems.append("request body minimum rate must be at least 1 byte a second, not \(requestBodyMinRate)")
+            }
             if listenBacklog < 1 { problems.append("listen backlog must be at least 1, not \(listenBacklog)") }
             return problems
         }

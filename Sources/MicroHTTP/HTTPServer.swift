@@ -25,22 +25,27 @@ public final class HTTPServer: Sendable {
             handler: handler,
             limits: RequestLimits(
                 maxBodySize: configuration.maxBodySize, maxURLLength: configuration.maxURLLength,
-                maxHeaderCount: configuration.maxHeaderCount),
-            observer: observer, crowd: configuration.crowd)
+                maxHeaderCount: configuration.maxHeaderCount, maxHeadSize: configuration.maxHeadSize),
+            observer: observer, crowd: configuration.crowd,
+            clients: ClientLimit(limit: configuration.perClientConnectionLimit),
+            deadlines: RequestDeadlines(limits: .init(
+                headTimeout: .seconds(configuration.requestHeadTimeout), bodyGrace: .seconds(configuration.requestBodyGrace),
+                minBodyRate: configuration.requestBodyMinRate)))
         observer?.attach(core.counts)
         let listener = try Listener(address: address, backlog: configuration.listenBacklog)
         var config = alertd_mhd_config(
             thread_pool_size: UInt32(configuration.threads),
             connection_limit: UInt32(configuration.connectionLimit),
-            per_ip_connection_limit: UInt32(configuration.perClientConnectionLimit),
             connection_memory_limit: configuration.connectionMemoryLimit,
             connection_timeout_seconds: UInt32(configuration.connectionTimeout))
         let context = Unmanaged.passUnretained(core).toOpaque()
         guard let daemon = alertd_mhd_start(
-            &config, microHTTPAccess, context, microHTTPCompleted, context, microHTTPConnectionNotify, nil) else {
+            &config, microHTTPAccess, context, microHTTPCompleted, context, microHTTPConnectionNotify, context,
+            microHTTPRequestLine, context) else {
             listener.close()
             throw HTTPServerError.cannotListen(host: configuration.host, port: configuration.port)
         }
+        core.deadlines.start()
         listener.start(daemon: daemon)
         self.configuration = configuration
         self.core = core
@@ -59,11 +64,16 @@ public final class HTTPServer: Sendable {
         waitForRequests(until: ContinuousClock.now + grace)
         core.answerSuspended(with: suspendedResponse ?? core.handler.reject(.unavailable, method: "", path: ""))
         waitForRequests(until: ContinuousClock.now + .seconds(1))  // let those answers go out
+        core.deadlines.stop()  // before the sockets close: it never shuts one down after
         MHD_stop_daemon(daemon)
     }
 
     /// Requests whose connection is suspended now, waiting for their answer.
     var suspendedConnections: Int { core.suspendedNow }
+
+    /// The request deadlines' looks so far and requests cut: what tests wait on.
+    var deadlineScans: Int { core.deadlines.scans.load(ordering: .acquiring) }
+    var deadlineCuts: Int { core.deadlines.cuts.load(ordering: .relaxed) }
 
     private func waitForRequests(until deadline: ContinuousClock.Instant) {
         while core.counts.requestsInFlight > 0, ContinuousClock.now < deadline {

@@ -16,6 +16,8 @@ final class RequestContext: @unchecked Sendable {
     /// The promise of a request answered later; nil for one answered at once (most), which so
     /// makes no lock.
     var promise: ResponsePromise?
+    /// The connection's deadline phase, until the whole request has arrived.
+    var progress: RequestProgress?
 
     // For the observer (see `FinishedRequest`).
     /// The request's `X-Request-Id`, fixed on the first handler call.

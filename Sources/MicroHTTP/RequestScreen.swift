@@ -6,17 +6,26 @@ struct RequestLimits: Sendable {
     var maxBodySize: Int
     var maxURLLength: Int
     var maxHeaderCount: Int
+    /// Bytes of the request line and header lines.
+    var maxHeadSize: Int
 }
 
 /// The checks made on a request's head, on the access handler's first call (headers only),
-/// before any body is read: the size limits, and framing that could let a request be read one
-/// way here and another way by a proxy in front (duplicate `Content-Length`, `Content-Length`
-/// with `Transfer-Encoding`, a coding other than `chunked`, blanks in a header name). A request
-/// refused here is answered at once, and libmicrohttpd closes the connection after the answer.
+/// before any body is read: control characters in the target, the size limits, the one
+/// canonical form of a path, and what could let a request be read one way here and another way
+/// by a proxy in front (`Host` or `Authorization` twice, no `Host` in HTTP/1.1, duplicate
+/// `Content-Length`, `Content-Length` with `Transfer-Encoding`, a coding other than `chunked`,
+/// blanks in a header name). A request refused here is answered at once, and libmicrohttpd
+/// closes the connection after the answer.
 enum RequestScreen {
     static func check(
-        connection: OpaquePointer, url: UnsafePointer<CChar>?, limits: RequestLimits
+        connection: OpaquePointer, url: UnsafePointer<CChar>?, version: UnsafePointer<CChar>?, target: RawTarget?,
+        limits: RequestLimits
     ) -> HTTPRequestFailure? {
+        if let target, let url, target.hasControl || target.isCut(url: url, version: version) {
+            return .invalidEncoding("path or query string")
+        }
+        if alertd_mhd_request_head_size(connection) > limits.maxHeadSize { return .headTooLarge(limit: limits.maxHeadSize) }
         var head = Head()
         withUnsafeMutablePointer(to: &head) { pointer in
             _ = MHD_get_connection_values_n(connection, .GET_ARGUMENT_KIND, measureQueryItem, pointer)
@@ -25,6 +34,12 @@ enum RequestScreen {
         let pathLength = url.map { strlen($0) } ?? 0
         if pathLength + head.queryLength > limits.maxURLLength { return .urlTooLong(limit: limits.maxURLLength) }
         if head.headerCount > limits.maxHeaderCount { return .tooManyHeaders(limit: limits.maxHeaderCount) }
+        if let url, !isCanonicalPath(url) { return .nonCanonicalPath }
+        if head.hosts > 1 { return .badHeader("The Host header is given more than once.") }
+        if head.hosts == 0, let version, strcmp(version, "HTTP/1.1") == 0 {
+            return .badHeader("An HTTP/1.1 request must carry a Host header.")
+        }
+        if head.authorizations > 1 { return .badHeader("The Authorization header is given more than once.") }
         if head.blankInName { return .badFraming("A header name holds a blank.") }
         if head.contentLengths > 1 { return .badFraming("Content-Length is given more than once.") }
         if head.transferEncodings > 0 {
@@ -47,6 +62,8 @@ enum RequestScreen {
         var transferEncodings = 0
         var chunked = false
         var blankInName = false
+        var hosts = 0
+        var authorizations = 0
     }
 }
 
@@ -78,6 +95,10 @@ private func inspectHeader(
     } else if HTTPHeaders.same(name, "transfer-encoding") {
         head.pointee.transferEncodings += 1
         head.pointee.chunked = HTTPHeaders.same(text.trimmingBlanks, "chunked")
+    } else if HTTPHeaders.same(name, "host") {
+        head.pointee.hosts += 1
+    } else if HTTPHeaders.same(name, "authorization") {
+        head.pointee.authorizations += 1
     }
     return .YES
 }

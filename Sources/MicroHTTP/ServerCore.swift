@@ -9,6 +9,10 @@ final class ServerCore: Sendable {
     let limits: RequestLimits
     /// Told about every finished request, if set.
     let observer: (any HTTPObserver)?
+    /// Connections per client, against the per-client limit.
+    let clients: ClientLimit
+    /// Cuts requests whose head or body does not arrive in time.
+    let deadlines: RequestDeadlines
     /// Requests in flight, counted between their first handler call and their completion callback.
     let counts = HTTPServerCounts()
     private let suspended = Locked<[ObjectIdentifier: ResponsePromise]>([:])
@@ -26,11 +30,18 @@ final class ServerCore: Sendable {
     /// Whether so many requests wait that resuming a connection is dear.
     var isCrowded: Bool { suspendedCount.load(ordering: .relaxed) >= crowd }
 
-    init(handler: any HTTPHandler, limits: RequestLimits, observer: (any HTTPObserver)? = nil, crowd: Int = ServerCore.crowd) {
+    init(
+        handler: any HTTPHandler, limits: RequestLimits, observer: (any HTTPObserver)? = nil, crowd: Int = ServerCore.crowd,
+        clients: ClientLimit = ClientLimit(limit: 0),
+        deadlines: RequestDeadlines = RequestDeadlines(
+            limits: .init(headTimeout: .seconds(10), bodyGrace: .seconds(10), minBodyRate: 1024))
+    ) {
         self.handler = handler
         self.limits = limits
         self.observer = observer
         self.crowd = crowd
+        self.clients = clients
+        self.deadlines = deadlines
     }
 
     /// The largest body accepted.

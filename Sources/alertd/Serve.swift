@@ -89,11 +89,23 @@ struct Serve: ParsableCommand {
     @Option(name: Setting.maxHeaderCount.optionName, help: Setting.maxHeaderCount.optionHelp)
     var maxHeaderCount: Int?
 
+    @Option(name: Setting.maxHeadSize.optionName, help: Setting.maxHeadSize.optionHelp)
+    var maxHeadSize: Int?
+
     @Option(name: Setting.connectionMemory.optionName, help: Setting.connectionMemory.optionHelp)
     var connectionMemory: Int?
 
     @Option(name: Setting.connectionTimeout.optionName, help: Setting.connectionTimeout.optionHelp)
     var connectionTimeout: Int?
+
+    @Option(name: Setting.requestHeadTimeout.optionName, help: Setting.requestHeadTimeout.optionHelp)
+    var requestHeadTimeout: Int?
+
+    @Option(name: Setting.requestBodyGrace.optionName, help: Setting.requestBodyGrace.optionHelp)
+    var requestBodyGrace: Int?
+
+    @Option(name: Setting.requestBodyMinRate.optionName, help: Setting.requestBodyMinRate.optionHelp)
+    var requestBodyMinRate: Int?
 
     @Option(name: Setting.shutdownGrace.optionName, help: Setting.shutdownGrace.optionHelp)
     var shutdownGrace: Int?
@@ -117,7 +129,11 @@ struct Serve: ParsableCommand {
             connectionTimeout: settings.integer(connectionTimeout, .connectionTimeout),
             maxBodySize: settings.integer(maxBodySize, .maxBodySize),
             maxURLLength: settings.integer(maxURLLength, .maxURLLength),
-            maxHeaderCount: settings.integer(maxHeaderCount, .maxHeaderCount))
+            maxHeaderCount: settings.integer(maxHeaderCount, .maxHeaderCount),
+            maxHeadSize: settings.integer(maxHeadSize, .maxHeadSize),
+            requestHeadTimeout: settings.integer(requestHeadTimeout, .requestHeadTimeout),
+            requestBodyGrace: settings.integer(requestBodyGrace, .requestBodyGrace),
+            requestBodyMinRate: settings.integer(requestBodyMinRate, .requestBodyMinRate))
         let grace = settings.integer(shutdownGrace, .shutdownGrace)
         let renderCache = settings.integer(renderCacheSize, .renderCacheSize)
         let dataFolder = secrets.dataFolder(&settings)

@@ -167,7 +167,7 @@ extension Setting {
         help: """
             Worker threads, each with its own poll() loop. More of them shorten the list of suspended long-polls \
             a worker walks at every resume (libmicrohttpd), at more memory per waiting long-poll (measured: \
-            5.8–6.8 KiB with 2 workers, 7.3–9.3 with 3, 8.4–9.8 with 4)
+            5.8–6.8 KiB with 2 workers, 7.3–9.3 with 3, 8.4–9.8 with 4, at 4 KiB of `--connection-memory`)
             """)
 
     static let connectionLimit = Setting(
@@ -178,17 +178,18 @@ extension Setting {
         name: "per-client-connection-limit", environment: "ALERTD_PER_CLIENT_CONNECTION_LIMIT",
         default: .number(server.perClientConnectionLimit),
         help: """
-            Connections held at once from one client address, so that a flood from one address cannot take \
-            every slot; more are closed at once; `0`: no limit. Behind a reverse proxy every connection comes \
-            from the proxy: raise it or set `0` there
+            Connections held at once from one client — an IPv4 address, or the /64 prefix of an IPv6 address — \
+            so that a flood from one client cannot take every slot; more are closed at once; `0`: no limit. Behind \
+            a reverse proxy every connection comes from the proxy: raise it or set `0` there
             """)
 
     static let connectionMemory = Setting(
         name: "connection-memory", environment: "ALERTD_CONNECTION_MEMORY", default: .number(server.connectionMemoryLimit),
         help: """
-            Bytes per connection for the request line, headers and buffers. It bounds a request's head to about \
-            3 KB with the default (a larger one is refused by libmicrohttpd: 414 or 431 and a closed \
-            connection); each waiting long-poll holds this much
+            Bytes per connection for the request line, headers, parsed cookies and buffers; half of it reads the \
+            head. The default parses any head within `--max-head-size` and `--max-header-count` with up to 180 \
+            cookies (keep it at 3 × `--max-head-size`); a head that does not fit gets libmicrohttpd's own 431 and \
+            a closed connection. Each connection that served a request holds this much, waiting long-polls included
             """)
 
     static let maxURLLength = Setting(
@@ -197,13 +198,39 @@ extension Setting {
 
     static let maxHeaderCount = Setting(
         name: "max-header-count", environment: "ALERTD_MAX_HEADER_COUNT", default: .number(server.maxHeaderCount),
-        help: "Most header fields in one request; more are answered 431 (reached only with more `--connection-memory`)")
+        help: "Most header fields in one request; more are answered 431")
+
+    static let maxHeadSize = Setting(
+        name: "max-head-size", environment: "ALERTD_MAX_HEAD_SIZE", default: .number(server.maxHeadSize),
+        help: "Most bytes of a request line and header lines, cookies included; more are answered 431")
+
+    static let requestHeadTimeout = Setting(
+        name: "request-head-timeout", environment: "ALERTD_REQUEST_HEAD_TIMEOUT",
+        default: .number(server.requestHeadTimeout),
+        help: """
+            Seconds a request's head may take from its first byte to its end; a slower one is closed (no 408). \
+            The wait for a request's first byte is `--connection-timeout`
+            """)
+
+    static let requestBodyGrace = Setting(
+        name: "request-body-grace", environment: "ALERTD_REQUEST_BODY_GRACE", default: .number(server.requestBodyGrace),
+        help: "Seconds a request body gets before it must keep up `--request-body-min-rate`")
+
+    static let requestBodyMinRate = Setting(
+        name: "request-body-min-rate", environment: "ALERTD_REQUEST_BODY_MIN_RATE",
+        default: .number(server.requestBodyMinRate),
+        help: """
+            Bytes a second a request body must average after `--request-body-grace`: a body of N bytes must \
+            arrive within the grace plus N ÷ this many seconds, else the connection is closed (no 408). A request \
+            being answered, a waiting long-poll included, has no deadline
+            """)
 
     static let connectionTimeout = Setting(
         name: "connection-timeout", environment: "ALERTD_CONNECTION_TIMEOUT", default: .number(server.connectionTimeout),
         help: """
-            Seconds before an idle connection, or one that never finishes its request, is closed (closing is the \
-            answer: no 408)
+            Seconds a connection may stay idle — before a request's first byte, or while its answer is not read — \
+            before it is closed (closing is the answer: no 408). A request that has begun has its own deadlines \
+            (`--request-head-timeout`, `--request-body-min-rate`)
             """)
 
     static let shutdownGrace = Setting(
@@ -237,7 +264,7 @@ extension Setting {
     static let all: [Setting] = [
         config, host, port, store, storePoolSize, storeTimeout, durability, storeNotifySpacing, dataDir, adminToken,
         sessionSecret, lease, maxDeliveries, maxQueueLength, catalogs, maxBodySize, threads, connectionLimit,
-        perClientConnectionLimit, connectionMemory, maxURLLength, maxHeaderCount, connectionTimeout, shutdownGrace,
-        renderCacheSize, logFormat, logLevel,
+        perClientConnectionLimit, connectionMemory, maxURLLength, maxHeaderCount, maxHeadSize, connectionTimeout,
+        requestHeadTimeout, requestBodyGrace, requestBodyMinRate, shutdownGrace, renderCacheSize, logFormat, logLevel,
     ]
 }
