@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # The queue benchmark: run by hand (`make bench-queue`); it prints figures and asserts nothing.
 # Everything runs on 127.0.0.1 against a release build, each run bounded in time.
-#   1. raw SQLite commit rate on this disk (WAL, synchronous=NORMAL, one row per commit): the anchor
-#   2. enqueue throughput, 32 connections (wrk)
+#   1-2. for each durability (`full`, then `process`): the raw SQLite commit rate on this disk in
+#      the same mode (WAL, synchronous=FULL or NORMAL, one row per commit), the anchor; then
+#      enqueue throughput at 32 connections (wrk) on a server in that mode
+# The rest runs on a server with the default durability (`full`):
 #   3. enqueue -> next -> ack cycles per second (scripts/bench/cycle.c, one session per connection)
 #   4. long-polls woken by enqueues under load (scripts/bench/wakeups.py): server CPU per wake-up
 #   5. this machine's own jitter (scripts/bench/jitter.c): fixed work, timed after the same idle
@@ -23,44 +25,56 @@ DURATION=${DURATION:-5s}
 ROUNDS=${ROUNDS:-3}
 ADMIN=bench-admin-token
 work=$(mktemp -d)
-trap 'kill "$server" 2>/dev/null; wait "$server" 2>/dev/null; rm -rf "$work"' EXIT
-
-echo "== raw SQLite commits (python sqlite3, WAL, synchronous=NORMAL, 20000 single-row commits)"
-python3 - "$work/raw.sqlite" <<'PY'
-import sqlite3, sys, time
-db = sqlite3.connect(sys.argv[1], isolation_level=None)
-db.execute("PRAGMA journal_mode=WAL"); db.execute("PRAGMA synchronous=NORMAL")
-db.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, body TEXT)")
-n = 20000; start = time.perf_counter()
-for i in range(n):
-    db.execute("BEGIN IMMEDIATE"); db.execute("INSERT INTO t (body) VALUES (?)", ("x" * 200,)); db.execute("COMMIT")
-print(f"raw SQLite: {n / (time.perf_counter() - start):.0f} commits/s")
-PY
-
+server=
+trap '[ -n "$server" ] && kill "$server" 2>/dev/null; wait 2>/dev/null; rm -rf "$work"' EXIT
 ulimit -n "$(ulimit -Hn)"
-# Request lines off (--log-level warning): the figures measure the queue, not the log.
-"$ALERTD_BIN" serve --host 127.0.0.1 --port "$PORT" --store "sqlite:$work/alertd.sqlite" \
-  --data-dir "$work" --admin-token "$ADMIN" --per-client-connection-limit 0 --log-level warning >"$work/server.log" 2>&1 &
-server=$!
-for _ in $(seq 50); do curl -sf "http://127.0.0.1:$PORT/livez" >/dev/null && break; sleep 0.1; done
+
+# Starts a server with durability $1 on a fresh store; request lines off (--log-level warning):
+# the figures measure the queue, not the log.
+start_server() {
+  rm -f "$work"/alertd.sqlite*
+  "$ALERTD_BIN" serve --host 127.0.0.1 --port "$PORT" --store "sqlite:$work/alertd.sqlite" --durability "$1" \
+    --data-dir "$work" --admin-token "$ADMIN" --per-client-connection-limit 0 --log-level warning >"$work/server.log" 2>&1 &
+  server=$!
+  for _ in $(seq 50); do curl -sf "http://127.0.0.1:$PORT/livez" >/dev/null && break; sleep 0.1; done
+}
+stop_server() { kill "$server"; wait "$server" 2>/dev/null || true; server=; }
 
 # The server's CPU time so far, in clock ticks (1/100 s): per-request CPU is steadier than
 # requests/s on a machine where something else may run.
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$server/stat"; }
 
-echo "== enqueue, 32 connections, $ROUNDS rounds of $DURATION"
-for round in $(seq "$ROUNDS"); do
-  before=$(cpu_ticks)
-  out=$(ROUND=$round ADMIN=$ADMIN wrk -t2 -c32 -d"$DURATION" --latency -s scripts/bench/enqueue.lua "http://127.0.0.1:$PORT")
-  after=$(cpu_ticks)
-  grep -E "Non-2xx|Socket errors" <<<"$out" || true
-  python3 - "$(awk '/Requests\/sec/ {print $2}' <<<"$out")" "$(awk '$1 == "99%" {print $2}' <<<"$out")" \
-    "$((after - before))" "${DURATION%s}" "$round" <<'PY'
+for durability in full process; do
+  synchronous=$([ "$durability" = full ] && echo FULL || echo NORMAL)
+  echo "== --durability $durability: raw SQLite commits (python sqlite3, WAL, synchronous=$synchronous, single-row commits for 3 s)"
+  python3 - "$work/raw-$durability.sqlite" "$synchronous" <<'PY'
+import sqlite3, sys, time
+db = sqlite3.connect(sys.argv[1], isolation_level=None)
+db.execute("PRAGMA journal_mode=WAL"); db.execute(f"PRAGMA synchronous={sys.argv[2]}")
+db.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, body TEXT)")
+n = 0; start = time.perf_counter()
+while time.perf_counter() - start < 3:
+    db.execute("BEGIN IMMEDIATE"); db.execute("INSERT INTO t (body) VALUES (?)", ("x" * 200,)); db.execute("COMMIT")
+    n += 1
+print(f"raw SQLite: {n / (time.perf_counter() - start):,.0f} commits/s")
+PY
+  start_server "$durability"
+  echo "== --durability $durability: enqueue, 32 connections, $ROUNDS rounds of $DURATION"
+  for round in $(seq "$ROUNDS"); do
+    before=$(cpu_ticks)
+    out=$(ROUND=$durability-$round ADMIN=$ADMIN wrk -t2 -c32 -d"$DURATION" --latency -s scripts/bench/enqueue.lua "http://127.0.0.1:$PORT")
+    after=$(cpu_ticks)
+    grep -E "Non-2xx|Socket errors" <<<"$out" || true
+    python3 - "$(awk '/Requests\/sec/ {print $2}' <<<"$out")" "$(awk '$1 == "99%" {print $2}' <<<"$out")" \
+      "$((after - before))" "${DURATION%s}" "$round" <<'PY'
 import sys
 rps, p99, ticks, seconds, round = float(sys.argv[1]), sys.argv[2], int(sys.argv[3]), float(sys.argv[4]), sys.argv[5]
 print(f"round {round}: {rps:,.0f} enqueues/s, p99 {p99}, server CPU {ticks * 1e4 / (rps * seconds):.0f} us per enqueue")
 PY
+  done
+  stop_server
 done
+start_server full
 
 SESSIONS=${SESSIONS:-32}
 echo "== enqueue -> next -> ack cycles, $SESSIONS sessions in parallel (one keep-alive connection each), $DURATION"
