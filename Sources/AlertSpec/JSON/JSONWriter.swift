@@ -13,8 +13,11 @@ final class JSONWriter {
     private var lastOwner = 0
     /// Set when a container was asked for after its parent was finished (the call cannot throw).
     private(set) var outOfOrder = false
+    /// Whether an absent optional (`encodeIfPresent(nil)`) is written as `null` rather than left out.
+    let writesAbsentOptionals: Bool
 
-    init() {
+    init(writesAbsentOptionals: Bool = false) {
+        self.writesAbsentOptionals = writesAbsentOptionals
         output.reserveCapacity(1024)
     }
 
