@@ -25,7 +25,7 @@ VENV := .build/venv
 VENV_PACKAGES := 'jsonschema>=4.18' 'pyyaml>=6' 'schemathesis>=4.32.5,<4.33' 'openapi-spec-validator>=0.7,<0.10'
 ALERTD_TEST_PYTHON ?= $(CURDIR)/$(VENV)/bin/python
 
-.PHONY: run test test-sanitizers test-asan test-tsan build release deps test-deps test-venv bench bench-deps bench-connections bench-queue bench-instructions bench-postgres-deps bench-postgres bench-postgres-statements clean
+.PHONY: run test test-sanitizers test-asan test-tsan build release deps test-deps test-venv bench bench-deps bench-connections bench-hostile-specs bench-queue bench-instructions bench-postgres-deps bench-postgres bench-postgres-statements clean
 
 # Installs the Debian packages named in $(1) that are missing (one apt-get update, only if needed).
 define apt_install
@@ -121,6 +121,11 @@ bench-connections: bench-deps release
 
 bench-queue: bench-deps release
 	scripts/bench-queue.sh
+
+# The largest valid spec sent to POST /v1/specs/validate by four clients at once, beside a render.
+bench-hostile-specs: bench-deps release
+	$(call apt_install,python3)
+	scripts/bench-hostile-specs.sh
 
 # Instructions per request under callgrind (user space), steady whatever the machine's speed:
 # WORKLOAD=enqueue (default), hit, 304 or miss, ALERTD_BIN to count another build. objcopy is binutils'.
