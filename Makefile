@@ -18,13 +18,14 @@ HOST ?= 127.0.0.1
 PORT ?= 8080
 STORE ?= sqlite:./alertd.sqlite
 
-# The Python the schema test runs scripts/check_schema.py with, and SchemathesisTests runs
-# schemathesis with (a narrow range: a fixed seed gives the same run only on the same version).
+# The Python the schema test runs scripts/check_schema.py with, SchemathesisTests runs
+# schemathesis with (a narrow range: a fixed seed gives the same run only on the same version),
+# and OpenAPIDocumentTests runs openapi-spec-validator with.
 VENV := .build/venv
-VENV_PACKAGES := 'jsonschema>=4.18' 'pyyaml>=6' 'schemathesis>=4.32.5,<4.33'
+VENV_PACKAGES := 'jsonschema>=4.18' 'pyyaml>=6' 'schemathesis>=4.32.5,<4.33' 'openapi-spec-validator>=0.7,<0.10'
 ALERTD_TEST_PYTHON ?= $(CURDIR)/$(VENV)/bin/python
 
-.PHONY: run test test-sanitizers test-asan test-tsan build release deps test-deps test-venv bench bench-deps bench-connections bench-queue bench-instructions bench-postgres-deps bench-postgres bench-postgres-statements clean
+.PHONY: run test test-sanitizers test-asan test-tsan build release deps test-deps test-venv bench bench-deps bench-connections bench-hostile-specs bench-queue bench-instructions bench-postgres-deps bench-postgres bench-postgres-statements clean
 
 # Installs the Debian packages named in $(1) that are missing (one apt-get update, only if needed).
 define apt_install
@@ -41,14 +42,14 @@ deps:
 test-deps:
 	$(call apt_install,$(TEST_PACKAGES))
 
-# A virtual environment with jsonschema, PyYAML and schemathesis: made when absent or broken (no
-# working pip), filled only when they are missing.
+# A virtual environment with jsonschema, PyYAML, schemathesis and openapi-spec-validator: made
+# when absent or broken (no working pip), filled only when they are missing.
 test-venv: test-deps
 	@if ! $(VENV)/bin/python -m pip --version >/dev/null 2>&1; then \
 		echo "creating $(VENV)"; \
 		rm -rf $(VENV) && python3 -m venv $(VENV); \
 	fi
-	@if ! $(VENV)/bin/python -c 'import jsonschema, referencing, yaml, schemathesis' >/dev/null 2>&1; then \
+	@if ! $(VENV)/bin/python -c 'import jsonschema, referencing, yaml, schemathesis, openapi_spec_validator' >/dev/null 2>&1; then \
 		echo "installing into $(VENV):" $(VENV_PACKAGES); \
 		$(VENV)/bin/python -m pip install --quiet --disable-pip-version-check $(VENV_PACKAGES); \
 	fi
@@ -120,6 +121,11 @@ bench-connections: bench-deps release
 
 bench-queue: bench-deps release
 	scripts/bench-queue.sh
+
+# The largest valid spec sent to POST /v1/specs/validate by four clients at once, beside a render.
+bench-hostile-specs: bench-deps release
+	$(call apt_install,python3)
+	scripts/bench-hostile-specs.sh
 
 # Instructions per request under callgrind (user space), steady whatever the machine's speed:
 # WORKLOAD=enqueue (default), hit, 304 or miss, ALERTD_BIN to count another build. objcopy is binutils'.

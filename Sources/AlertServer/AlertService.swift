@@ -34,10 +34,12 @@ public struct AlertService: HTTPHandler {
     ) throws {
         var router = Router()
         HealthHandlers(catalogs: catalogs, store: queue.store).register(in: &router)
+        // Tagged once, like a rendered spec: a client that has the document gets a 304.
         let document = try openAPI ?? Self.bundledOpenAPI()
-        router.add("GET", "/openapi.yaml") { _ in
-            HTTPResponse(status: 200, headers: ["Content-Type": "application/yaml"], body: document)
-        }
+        let openAPIResponse = CacheableResponse(
+            json: document, etag: EntityTag.strong(for: document), cacheControl: CacheableResponse.publicCaching(maxAge: maxAge),
+            contentType: "application/yaml")
+        router.add("GET", "/openapi.yaml") { _ in openAPIResponse }
         let alerts = RenderedAlerts(catalogs: catalogs, capacity: renderCacheSize, maxAge: maxAge, metrics: metrics)
         try CatalogHandlers(catalogs: catalogs, alerts: alerts, maxAge: maxAge).register(in: &router)
         SpecHandlers(catalogs: catalogs).register(in: &router)

@@ -1,3 +1,4 @@
+import CMicroHTTPD
 import Foundation
 import Glibc
 import Locking

@@ -51,8 +51,6 @@ struct LiveEnqueueTests {
             (#"{"alert":"app/questionExit","priority":"high"}"#, ["/priority"], nil),
             (#"{"alert":5}"#, ["/alert"], nil),
             (#"{"alert":"app/questionExit","when":"now"}"#, ["/when"], "unknown-field"),
-            (#"{"alert":"app/questionExit","priority":null}"#, ["/priority"], "null-value"),
-            (#"{"alert":"app/questionExit","spec":null}"#, ["/spec"], "null-value"),
             (#"{"alert":"app/questionExit","spec":{"kind":"hud","state":"success"}}"#, [""], "alert-or-spec"),
             (#"{}"#, [""], "alert-or-spec"),
             (#"{"alert":"app/nope","priority":5000,"ttl":-1}"#, ["/alert", "/priority", "/ttl"], nil),

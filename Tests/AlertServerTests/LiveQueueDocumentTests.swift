@@ -97,10 +97,13 @@ struct LiveQueueDocumentTests {
                 #"{"alert":"app/questionExit"}"#, #"{"alert":"app/newMessages","params":{"count":2,"sender":"Ana"},"ttl":60,"priority":0}"#,
                 #"{"spec":\#(adHocAlert),"dedupeKey":"maintenance","priority":1000,"ttl":2592000}"#,
                 #"{"spec":{"kind":"hud","state":"success"},"ttl":0.5}"#,
+                // null is a member left out
+                #"{"alert":"app/questionExit","priority":null,"ttl":null,"dedupeKey":null,"params":null,"spec":null}"#,
+                #"{"alert":null,"spec":{"kind":"hud","state":"success","text":null}}"#,
             ],
-            "TokenRequest": [#"{}"#, #"{"ttl":60}"#, #"{"ttl":7776000}"#],
-            "HoldRequest": [#"{}"#, #"{"seconds":0.5}"#, #"{"seconds":600}"#],
-            "AckRequest": [#"{}"#, #"{"action":"done.alternative"}"#],
+            "TokenRequest": [#"{}"#, #"{"ttl":60}"#, #"{"ttl":7776000}"#, #"{"ttl":null}"#],
+            "HoldRequest": [#"{}"#, #"{"seconds":0.5}"#, #"{"seconds":600}"#, #"{"seconds":null}"#],
+            "AckRequest": [#"{}"#, #"{"action":"done.alternative"}"#, #"{"action":null}"#],
         ]
         let refused: [String: [String]] = [
             "EnqueueRequest": [
@@ -109,11 +112,12 @@ struct LiveQueueDocumentTests {
                 #"{"alert":"app/questionExit","ttl":0}"#, #"{"alert":"app/questionExit","dedupeKey":""}"#,
                 #"{"alert":"app/questionExit","when":"now"}"#, #"{"spec":{"kind":"hud","state":"success"},"params":{}}"#,
                 #"{"alert":"questionExit"}"#, #"{"spec":{"kind":"alert","title":"Hi"}}"#,
-                #"{"alert":"app/questionExit","priority":null}"#, #"{"alert":"app/questionExit","spec":null}"#,
+                #"{"alert":null,"spec":null}"#, #"{"alert":"app/questionExit","when":null}"#,
+                #"{"spec":{"kind":null}}"#,
             ],
-            "TokenRequest": [#"{"ttl":59}"#, #"{"ttl":7776001}"#, #"{"lifetime":60}"#, #"{"ttl":null}"#],
-            "HoldRequest": [#"{"seconds":0}"#, #"{"seconds":601}"#, #"{"secs":1}"#, #"{"seconds":null}"#],
-            "AckRequest": [#"{"action":1}"#, #"{"button":"ok"}"#, #"{"action":null}"#],
+            "TokenRequest": [#"{"ttl":59}"#, #"{"ttl":7776001}"#, #"{"lifetime":60}"#, #"{"lifetime":null}"#],
+            "HoldRequest": [#"{"seconds":0}"#, #"{"seconds":601}"#, #"{"secs":1}"#, #"{"secs":null}"#],
+            "AckRequest": [#"{"action":1}"#, #"{"button":"ok"}"#, #"{"button":null}"#],
         ]
         // The server agrees (AckRequest depends on the alert acknowledged, checked elsewhere)
         try withLiveServer { port in

@@ -190,6 +190,12 @@ private struct InvalidCase {
                 pointer: "/pages/2/alternativeButton/action/alert"),
             InvalidCase(
                 name: "a priority above 1000", base: "app/questionExit", edit: .set("/priority", 1001), pointer: "/priority"),
+            InvalidCase(
+                name: "more buttons than SpecLimits.actions", base: "app/questionExit",
+                edit: .set("/actions", (0...SpecLimits.actions).map { ["id": "b\($0)", "label": "B"] }), pointer: "/actions"),
+            InvalidCase(
+                name: "more card pages than SpecLimits.pages", base: "onboarding/setup",
+                edit: .set("/pages", (0...SpecLimits.pages).map { ["id": "p\($0)", "title": "P"] }), pointer: "/pages"),
         ]
     }
 }

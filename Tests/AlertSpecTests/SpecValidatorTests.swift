@@ -165,12 +165,50 @@ struct SpecValidatorTests {
         #expect(reading.draft != nil)
     }
 
-    @Test("null is refused wherever it stands, with or without a default", arguments: ["/message", "/style"])
-    func nullRefused(pointer: String) throws {
-        let field = String(pointer.dropFirst())
-        let errors = try check(##"{"kind":"alert","title":"t","\##(field)":null,"actions":[{"id":"a","label":"A"}]}"##).errors
-        #expect(errors.map(\.pointer) == [pointer])
-        #expect(errors.first?.code == "null-value")
+    @Test(
+        "a null member is read as left out: the same draft as without it",
+        arguments: [
+            (##"{"kind":"alert","title":"t","message":null,"style":null,"image":null,"input":null,"presentation":null,"actions":[{"id":"a","label":"A","role":null,"action":null,"appearance":null}]}"##,
+             ##"{"kind":"alert","title":"t","actions":[{"id":"a","label":"A"}]}"##),
+            (##"{"kind":"alert","title":"t","actions":[{"id":"a","label":"A","appearance":{"font":null,"color":null}}],"appearance":{"title":null}}"##,
+             ##"{"kind":"alert","title":"t","actions":[{"id":"a","label":"A","appearance":{}}],"appearance":{}}"##),
+            (##"{"kind":"alert","title":"t","actions":[{"id":"a","label":"A","action":{"type":"next","alert":"app/known","params":{"count":1,"note":null}}}]}"##,
+             ##"{"kind":"alert","title":"t","actions":[{"id":"a","label":"A","action":{"type":"next","alert":"app/known","params":{"count":1}}}]}"##),
+            (##"{"kind":"toast","content":{"type":"text","text":"Hi","backgroundColor":null},"appearance":{"size":{"width":100,"height":40},"style":null}}"##,
+             ##"{"kind":"toast","content":{"type":"text","text":"Hi"},"appearance":{"size":{"width":100,"height":40},"style":{}}}"##),
+            (##"{"kind":"card","start":null,"pages":[{"id":"a","title":"A","next":null,"description":null}],"priority":null}"##,
+             ##"{"kind":"card","pages":[{"id":"a","title":"A"}]}"##),
+            (##"{"kind":"hud","state":"progress","text":null,"progress":null,"autoHide":null}"##, ##"{"kind":"hud","state":"progress"}"##),
+        ])
+    func nullIsLeftOut(withNulls: String, without: String) throws {
+        let given = try check(withNulls)
+        let plain = try check(without)
+        #expect(given.errors == [])
+        #expect(given.draft != nil)
+        #expect(given.draft == plain.draft)
+    }
+
+    @Test(
+        "a null where a value is required is missing-field, naming the member",
+        arguments: [
+            (##"{"kind":null}"##, "/kind", "\"kind\" is required"),
+            (##"{"kind":"alert","title":"t","actions":[{"id":null,"label":"A"}]}"##, "/actions/0/id", "\"id\" is required"),
+            (##"{"kind":"alert","title":"t","actions":null}"##, "/actions", "at least one button"),
+            (##"{"kind":"hud","state":null}"##, "/state", "\"state\" is required"),
+            (##"{"kind":"toast","content":null}"##, "/content", "\"content\" is required"),
+            (##"{"kind":"alert","title":"t","actions":[null]}"##, "/actions/0", "is required"),
+        ])
+    func nullWhereRequired(json: String, pointer: String, saying: String) throws {
+        let errors = try check(json).errors
+        #expect(errors.map(\.pointer) == [pointer], "\(errors)")
+        #expect(errors.first?.message.contains(saying) == true, "\(errors)")
+    }
+
+    @Test("a member the model does not have is unknown, null or not")
+    func unknownNull() throws {
+        let errors = try check(##"{"kind":"alert","title":"t","colour":null,"actions":[{"id":"a","label":"A","action":{"type":"dismiss","url":null}}]}"##).errors
+        #expect(errors.map(\.pointer) == ["/actions/0/action/url", "/colour"])
+        #expect(errors.allSatisfy { $0.code == "unknown-field" })
     }
 
     @Test("a partly given object keeps the defaults of its context")

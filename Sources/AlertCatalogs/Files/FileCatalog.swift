@@ -100,7 +100,7 @@ public struct FileCatalog: AlertCatalog {
             for locale in locales {
                 let localized = Self.localize(template.tree, locale: locale, format: format, translations: translations)
                 let example = (try? template.filled(with: template.example, in: localized)) ?? localized
-                switch SpecReader.read(tree: example.foundation) {
+                switch SpecReader.read(json: example) {
                 case .failure(let invalid):
                     problems.add(invalid.issues, entry: type, map: template.pointers)
                 case .success(let draft):
@@ -135,7 +135,7 @@ public struct FileCatalog: AlertCatalog {
         let localized = Self.localize(template.tree, locale: locale, format: format, translations: translations)
         let tree = try template.filled(with: parameters, in: localized)
         if let draft = fixed[type]?[locale] { return draft }
-        switch SpecReader.read(tree: tree.foundation) {
+        switch SpecReader.read(json: tree) {
         case .failure(let invalid): throw invalid
         case .success(let draft): return try validator.validated(draft)
         }

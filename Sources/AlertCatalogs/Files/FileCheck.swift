@@ -46,7 +46,7 @@ public struct FileCheck: Sendable {
         let validator = SpecValidator(directory: CatalogSet(builtIn + check.catalogs, unchecked: failed))
         for spec in specs {
             var problems = ProblemList(file: spec.url.relativePath)
-            switch SpecReader.read(tree: spec.root.foundation) {
+            switch SpecReader.read(json: spec.root) {
             case .failure(let invalid):
                 problems.add(invalid.issues, entry: CatalogProblem.none, map: PointerMap())
             case .success(let draft):

@@ -18,6 +18,7 @@ struct SpecHandlers {
         let validator = SpecValidator(directory: catalogs)
         router.add("POST", "/v1/specs/validate") { request in
             // Unknown fields and broken rules are reported together, so one round trip shows all.
+            // A body past SpecLimits.encodedSpec is refused (413) before it is parsed.
             let reading = try SpecReader.inspect(Data(request.http.body))
             guard let draft = reading.draft else { throw APIError.invalidSpec(reading.issues) }
             let result = validator.validate(draft)

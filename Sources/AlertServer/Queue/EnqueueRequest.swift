@@ -41,7 +41,7 @@ struct EnqueueRequest {
                 }
                 var params: [String: ParameterValue] = Dictionary(minimumCapacity: given.count)
                 var mistyped: [String] = []
-                for (name, value) in given {
+                for (name, value) in given where !value.isNull {
                     if let parameter = ParameterValue(json: value) { params[name] = parameter } else { mistyped.append(name) }
                 }
                 for name in mistyped.sorted() {
@@ -54,12 +54,13 @@ struct EnqueueRequest {
         }
     }
 
-    /// The item to store; throws 400 for a body that is not a JSON object, 422 with every problem.
+    /// The item to store; throws 400 for a body that is not a JSON object, 413 for a spec past
+    /// `SpecLimits.encodedSpec` as sent (before it is read), 422 with every problem.
     static func item(session: String, body: [UInt8], alerts: RenderedAlerts) throws -> NewItem {
-        let object = try JSONBody.object(body)
+        let (object, spans) = try JSONBody.objectAndSpans(body)
+        if let span = spans["spec"], let issue = SpecLimits.sizeIssue(span.count, at: "/spec") { throw APIError.specTooLarge(issue) }
+        // A member given as null is read as left out (`JSONBody`), so is a parameter.
         var issues = JSONBody.unknownMembers(of: object, among: members)
-        // A null member is reported once, here, and otherwise read as not given.
-        issues += JSONBody.nullMembers(of: object, among: members)
         let fields = Body(object, issues: &issues)
 
         var accepted: (priority: Int, lane: Lane, dedupeKey: String)?
@@ -112,8 +113,8 @@ struct EnqueueRequest {
             issues.append(SpecIssue(pointer: "/spec", code: "invalid-type", message: "A spec is an object."))
             return nil
         }
-        // SpecReader takes JSONSerialization's form; an ad-hoc spec is rare enough to convert.
-        let reading = SpecReader.inspect(tree: tree.foundation)
+        // Its size as sent was checked with the body; its lists are checked before it is decoded.
+        let reading = SpecReader.inspect(json: tree)
         issues += under(reading.issues)
         guard let draft = reading.draft else { return nil }
         let result = SpecValidator(directory: catalogs).validate(draft)

@@ -2,18 +2,19 @@ import AlertSpec
 import MicroHTTP
 
 /// The JSON object of a queue call's body, read with `JSON(parsing:)`, and its members checked
-/// the way every queue call reports them: unknown and null members first, sorted by name, then
-/// members of the wrong type. The small bodies (`{"ttl": …}`, `{"action": …}`, `{"seconds": …}`)
+/// the way every queue call reports them: unknown members first, sorted by name, then members
+/// of the wrong type. A known member given as null is a member left out (JSON libraries write
+/// "no value" so), never an issue of its own. The small bodies (`{"ttl": …}`, `{"action": …}`, `{"seconds": …}`)
 /// are read through `read(_:members:)`; the enqueue body through `object(_:)`.
 struct JSONBody {
     let members: [String: JSON]
 
     /// nil for an empty body; 400 for one that is not a JSON object; 422 for a member not in
-    /// `allowed`, or null.
+    /// `allowed`.
     static func read(_ request: Request, members allowed: Set<String>) throws -> JSONBody? {
         guard !request.http.body.isEmpty else { return nil }
         let object = try object(request.http.body, notAnObject: "The body must be a JSON object, or empty.")
-        let issues = unknownMembers(of: object, among: allowed) + nullMembers(of: object, among: allowed)
+        let issues = unknownMembers(of: object, among: allowed)
         if !issues.isEmpty { throw APIError.invalidRequest(issues) }
         return JSONBody(members: object)
     }
@@ -23,6 +24,14 @@ struct JSONBody {
     static func object(_ body: [UInt8], notAnObject: String = "The body must be a JSON object.") throws -> [String: JSON] {
         guard let object = (try? JSON(parsing: body))?.object else { throw APIError.malformedJSON(notAnObject) }
         return object
+    }
+
+    /// The same, with the bytes each member's value took in `body` (see `JSON.parsingMembers`).
+    static func objectAndSpans(_ body: [UInt8]) throws -> (members: [String: JSON], spans: [String: Range<Int>]) {
+        guard let parsed = try? JSON.parsingMembers(body), let object = parsed.json.object else {
+            throw APIError.malformedJSON("The body must be a JSON object.")
+        }
+        return (object, parsed.spans)
     }
 
     /// The string member `name`: nil when not given; 422 when not a string.
@@ -43,8 +52,8 @@ struct JSONBody {
         return value
     }
 
-    /// The member `name` of `object` as `read` gives it; nil when absent or null (null is
-    /// `nullMembers`' issue), or with an `invalid-type` issue when `read` gives nil.
+    /// The member `name` of `object` as `read` gives it; nil when absent or null, or with an
+    /// `invalid-type` issue when `read` gives nil.
     static func member<T>(
         _ name: String, of object: [String: JSON], _ expected: String, _ read: (JSON) -> T?, issues: inout [SpecIssue]
     ) -> T? {
@@ -56,22 +65,13 @@ struct JSONBody {
         return read
     }
 
-    /// An `unknown-field` issue for each member of `object` not in `members`, by name.
+    /// An `unknown-field` issue for each member of `object` not in `members`, by name (null
+    /// or not: null leaves out a member the body has, it does not make up one).
     static func unknownMembers(of object: [String: JSON], among members: Set<String>) -> [SpecIssue] {
         // Sorted only when there is something to report.
         guard !object.keys.allSatisfy(members.contains) else { return [] }
         return object.keys.sorted().filter { !members.contains($0) }.map {
             SpecIssue(pointer: "/" + JSONPointer.escape($0), code: "unknown-field", message: "\"\($0)\" is not a field here.")
-        }
-    }
-
-    /// A `null-value` issue for each of `members` given as null, by name: a member is left out,
-    /// not nulled (as in specs), so null is never read as "not given".
-    static func nullMembers(of object: [String: JSON], among members: Set<String>) -> [SpecIssue] {
-        guard object.values.contains(where: \.isNull) else { return [] }
-        return object.keys.sorted().filter { members.contains($0) && object[$0]?.isNull == true }.map {
-            SpecIssue(
-                pointer: "/" + JSONPointer.escape($0), code: "null-value", message: "null is not allowed; leave the field out instead.")
         }
     }
 }

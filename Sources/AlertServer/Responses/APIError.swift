@@ -14,6 +14,7 @@ public struct APIError: Error, Sendable, ResponseGenerator, CustomStringConverti
         case malformedJSON(String)
         case invalidSpec(errors: [SpecIssue], warnings: [SpecIssue])
         case invalidRequest([SpecIssue])
+        case specTooLarge(SpecIssue)
         case refused(HTTPRequestFailure)
         case unauthorized(String)
         case forbidden(String)
@@ -37,6 +38,8 @@ public struct APIError: Error, Sendable, ResponseGenerator, CustomStringConverti
     }
     /// A body whose members break rules (422), with every problem and its pointer.
     public static func invalidRequest(_ errors: [SpecIssue]) -> Self { .init(reason: .invalidRequest(errors)) }
+    /// A spec past `SpecLimits.encodedSpec`: 413, the issue (its pointer and the limit) in `errors`.
+    public static func specTooLarge(_ issue: SpecIssue) -> Self { .init(reason: .specTooLarge(issue)) }
     /// No valid token (401).
     public static func unauthorized(_ detail: String) -> Self { .init(reason: .unauthorized(detail)) }
     /// A valid token that does not open this call (403).
@@ -53,6 +56,7 @@ public struct APIError: Error, Sendable, ResponseGenerator, CustomStringConverti
         case let error as ParameterError: self = .parameter(error)
         case let error as InvalidSpec: self = .invalidSpec(error.issues)
         case let error as SpecReader.MalformedJSON: self = .malformedJSON(error.message)
+        case let error as SpecReader.TooLarge: self = .specTooLarge(error.issue)
         case let error as QueueError: self = .init(reason: .queue(error))
         case let error as CatalogError where error.isNotFound: self = .notFound(error.description)
         default: self = .internal
@@ -67,6 +71,7 @@ public struct APIError: Error, Sendable, ResponseGenerator, CustomStringConverti
         case .methodNotAllowed: 405
         case .badRequest, .parameter, .malformedJSON: 400
         case .invalidSpec, .invalidRequest: 422
+        case .specTooLarge: 413
         case .refused(let failure): failure.status
         case .unauthorized: 401
         case .forbidden: 403
@@ -92,6 +97,7 @@ public struct APIError: Error, Sendable, ResponseGenerator, CustomStringConverti
         case .malformedJSON: "malformed-json"
         case .invalidSpec: "invalid-spec"
         case .invalidRequest: "invalid-request"
+        case .specTooLarge: "spec-too-large"
         case .refused(let failure): failure.code
         case .unauthorized: "unauthorized"
         case .forbidden: "forbidden"
@@ -110,6 +116,7 @@ public struct APIError: Error, Sendable, ResponseGenerator, CustomStringConverti
         case .malformedJSON: "Malformed JSON"
         case .invalidSpec: "Invalid spec"
         case .invalidRequest: "Invalid request"
+        case .specTooLarge: "Spec too large"
         case .refused(let failure): failure.title
         case .unauthorized: "Unauthorized"
         case .forbidden: "Forbidden"
@@ -134,6 +141,7 @@ public struct APIError: Error, Sendable, ResponseGenerator, CustomStringConverti
             errors.count == 1
                 ? (errors[0].pointer.isEmpty ? "" : errors[0].pointer + ": ") + errors[0].message
                 : "The request has \(errors.count) problems; see errors."
+        case .specTooLarge(let issue): issue.message
         case .methodNotAllowed(let allow): "This resource allows \(allow.joined(separator: ", ")) only."
         case .parameter(let error): error.description
         case .refused(let failure): failure.detail
@@ -156,6 +164,8 @@ public struct APIError: Error, Sendable, ResponseGenerator, CustomStringConverti
             problem.errors = errors
         case .queue(let error):
             problem.reason = error.storeFailure?.rawValue
+        case .specTooLarge(let issue):
+            problem.errors = [issue]
         default: break
         }
         return problem

@@ -26,11 +26,14 @@ struct CacheableResponse: ResponseGenerator, Sendable {
     ///   - etag: its strong tag, quoted (see `EntityTag.strong(for:)`).
     ///   - cacheControl: the `Cache-Control` value (see `publicCaching(maxAge:)`).
     ///   - extra: further headers of a 200 (`Content-Language`, `Vary`); a 304 repeats `Vary`.
-    init(json: [UInt8], etag: String, cacheControl: String, extra: HTTPHeaders = [:]) {
-        self.init(json: SharedBytes(json), etag: etag, cacheControl: cacheControl, extra: extra)
+    ///   - contentType: the body's type, JSON unless said otherwise (`/openapi.yaml` is YAML).
+    init(json: [UInt8], etag: String, cacheControl: String, extra: HTTPHeaders = [:], contentType: String = "application/json") {
+        self.init(json: SharedBytes(json), etag: etag, cacheControl: cacheControl, extra: extra, contentType: contentType)
     }
 
-    init(json: SharedBytes, etag: String, cacheControl: String, extra: HTTPHeaders = [:]) {
+    init(
+        json: SharedBytes, etag: String, cacheControl: String, extra: HTTPHeaders = [:], contentType: String = "application/json"
+    ) {
         self.body = json
         self.etag = etag
         self.cacheControl = cacheControl
@@ -39,7 +42,7 @@ struct CacheableResponse: ResponseGenerator, Sendable {
         self.notModifiedHeaders = notModified
         var headers: HTTPHeaders = ["ETag": etag, "Cache-Control": cacheControl]
         for field in extra { headers.add(field.name, field.value) }
-        headers.add("Content-Type", "application/json")
+        headers.add("Content-Type", contentType)
         self.headers = headers
     }
 

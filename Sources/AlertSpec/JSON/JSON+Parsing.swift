@@ -22,6 +22,18 @@ extension JSON {
         }
     }
 
+    /// Parses a JSON text as `init(parsing:)` does, with where each member of the outermost
+    /// object was written (its value's byte range): how big a member was as sent. No spans
+    /// when the text is not an object.
+    public static func parsingMembers(_ bytes: [UInt8]) throws -> (json: JSON, spans: [String: Range<Int>]) {
+        try bytes.withUnsafeBufferPointer { buffer in
+            var parser = JSONParser(buffer)
+            parser.memberSpans = [:]
+            let json = try parser.document()
+            return (json, parser.memberSpans ?? [:])
+        }
+    }
+
     /// Why a text is not JSON: the first problem, and the byte offset where it was found.
     public struct ParseError: Error, Sendable, Equatable, CustomStringConvertible {
         /// What is wrong, as a sentence.

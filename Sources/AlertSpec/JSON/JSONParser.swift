@@ -7,6 +7,8 @@ struct JSONParser {
     private var index = 0
     /// Where a string with escapes is put together; kept, so only the first one allocates it.
     private var scratch: [UInt8] = []
+    /// The bytes of each member value of the outermost object, as written; kept only when asked.
+    var memberSpans: [String: Range<Int>]?
 
     init(_ bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
@@ -49,10 +51,13 @@ struct JSONParser {
             let name = try string()
             skipWhitespace()
             guard take(ASCII.colon) else { throw failure("A colon was expected after the member name.") }
+            skipWhitespace()
+            let valueStart = index
             guard members.updateValue(try value(depth: depth), forKey: name) == nil else {
                 index = nameStart
                 throw failure("An object has the member \"\(name)\" twice.")
             }
+            if depth == 1, memberSpans != nil { memberSpans?[name] = valueStart..<index }
             skipWhitespace()
             if take(ASCII.comma) { continue }
             if take(ASCII.closeBrace) { return .object(members) }

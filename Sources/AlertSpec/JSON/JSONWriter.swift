@@ -13,8 +13,12 @@ final class JSONWriter {
     private var lastOwner = 0
     /// Set when a container was asked for after its parent was finished (the call cannot throw).
     private(set) var outOfOrder = false
+    /// Whether an absent optional (`encodeIfPresent(nil)`) is written as `null` rather than left out.
+    let writesAbsentOptionals: Bool
 
-    init() {}
+    init(writesAbsentOptionals: Bool = false) {
+        self.writesAbsentOptionals = writesAbsentOptionals
+    }
 
     func makeOwner() -> Int {
         lastOwner += 1

@@ -15,16 +15,20 @@
 /// let bytes = try OrderedJSONEncoder().encode(spec)   // [UInt8], UTF-8
 /// ```
 public struct OrderedJSONEncoder: Sendable {
+    /// Writes an optional member that has no value as `null` instead of leaving it out: the
+    /// shape of every member a value's type knows, which `SpecReader` compares a draft against.
+    public var writesAbsentOptionals = false
+
     public init() {}
 
     public func encode<T: Encodable>(_ value: T) throws -> [UInt8] {
-        if let writable = value as? any JSONWritable { return try write(writable, else: value) }
+        if !writesAbsentOptionals, let writable = value as? any JSONWritable { return try write(writable, else: value) }
         return try encodeStreaming(value)
     }
 
     /// The same, for a value known to be writable where it is called: no dynamic cast.
     public func encode<T: Encodable & JSONWritable>(_ value: T) throws -> [UInt8] {
-        try write(value, else: value)
+        writesAbsentOptionals ? try encodeStreaming(value) : try write(value, else: value)
     }
 
     /// `writable`'s bytes; when its writer throws (a non-finite number), `value` streamed, for the
@@ -42,7 +46,7 @@ public struct OrderedJSONEncoder: Sendable {
 
     /// `value` through its `encode(to:)`, writable or not: the definition a writer must match.
     func encodeStreaming<T: Encodable>(_ value: T) throws -> [UInt8] {
-        let writer = JSONWriter()
+        let writer = JSONWriter(writesAbsentOptionals: writesAbsentOptionals)
         try writer.value(value, depth: 0) { .root }
         writer.closeAll()
         if writer.outOfOrder {

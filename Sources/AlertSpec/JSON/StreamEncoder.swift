@@ -76,6 +76,27 @@ private struct ObjectContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
         try writer.value(value, depth: depth + 1) { path.appending(key) }
     }
 
+    // An absent optional is left out, or written as null when the writer is asked to.
+    func encodeIfPresent<T: Encodable>(_ value: T?, forKey key: Key) throws {
+        if let value { try encode(value, forKey: key) } else if writer.writesAbsentOptionals { try encodeNil(forKey: key) }
+    }
+
+    func encodeIfPresent(_ value: String?, forKey key: Key) throws {
+        if let value { try encode(value, forKey: key) } else if writer.writesAbsentOptionals { try encodeNil(forKey: key) }
+    }
+
+    func encodeIfPresent(_ value: Bool?, forKey key: Key) throws {
+        if let value { try encode(value, forKey: key) } else if writer.writesAbsentOptionals { try encodeNil(forKey: key) }
+    }
+
+    func encodeIfPresent(_ value: Int?, forKey key: Key) throws {
+        if let value { try encode(value, forKey: key) } else if writer.writesAbsentOptionals { try encodeNil(forKey: key) }
+    }
+
+    func encodeIfPresent(_ value: Double?, forKey key: Key) throws {
+        if let value { try encode(value, forKey: key) } else if writer.writesAbsentOptionals { try encodeNil(forKey: key) }
+    }
+
     func nestedContainer<NestedKey: CodingKey>(
         keyedBy keyType: NestedKey.Type, forKey key: Key
     ) -> KeyedEncodingContainer<NestedKey> {

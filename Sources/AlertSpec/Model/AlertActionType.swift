@@ -52,9 +52,9 @@ public enum AlertActionType: Sendable, Equatable, Codable {
         case "requestPermission":
             self = .requestPermission(try container.decode(Permission.self, forKey: .permission))
         case "next":
-            self = .next(
-                alert: try container.decode(String.self, forKey: .alert),
-                params: try container.decodeIfPresent([String: ParameterValue].self, forKey: .params) ?? [:])
+            // A parameter given as null is a parameter left out.
+            let params = try container.decodeIfPresent([String: ParameterValue?].self, forKey: .params)
+            self = .next(alert: try container.decode(String.self, forKey: .alert), params: params?.compactMapValues { $0 } ?? [:])
         case let other:
             throw DecodingError.dataCorruptedError(
                 forKey: .type, in: container, debugDescription: "unknown action type \"\(other)\"")

@@ -89,7 +89,12 @@ extension KeyedDecodingContainer {
     /// A nested object that fills what it leaves out from the default of its context (a partial
     /// font under a title keeps the title's size), or that default when the key is absent.
     func value<T>(_ key: Key, default fallback: T, reading: (any Decoder, T) throws -> T) throws -> T {
-        guard contains(key), try !decodeNil(forKey: key) else { return fallback }
+        guard try gives(key) else { return fallback }
         return try reading(try superDecoder(forKey: key), fallback)
+    }
+
+    /// Whether `key` has a value: present and not null (a null member is a member left out).
+    func gives(_ key: Key) throws -> Bool {
+        try contains(key) && !decodeNil(forKey: key)
     }
 }

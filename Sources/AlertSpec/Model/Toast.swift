@@ -128,7 +128,7 @@ public enum ToastSize: Sendable, Equatable, Codable {
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        if c.contains(.xRatio) || c.contains(.yRatio) {
+        if try c.gives(.xRatio) || c.gives(.yRatio) {
             self = .relative(xRatio: try c.decode(Double.self, forKey: .xRatio), yRatio: try c.decode(Double.self, forKey: .yRatio))
         } else {
             self = .absolute(width: try c.decode(Double.self, forKey: .width), height: try c.decode(Double.self, forKey: .height))

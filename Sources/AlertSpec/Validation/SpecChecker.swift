@@ -58,7 +58,7 @@ struct SpecChecker {
     mutating func image(_ pointer: @autoclosure () -> String, _ image: AlertImage?) {
         guard let image else { return }
         switch (image.asset, image.url) {
-        case (let asset?, nil): text(pointer() + "/asset", asset, limit: SpecLimits.identifier * 2, required: true)
+        case (let asset?, nil): text(pointer() + "/asset", asset, limit: SpecLimits.name, required: true)
         case (nil, let url?): self.url(pointer() + "/url", url)
         default: error(pointer(), "invalid-image", "An image needs exactly one of asset and url.")
         }
@@ -67,7 +67,7 @@ struct SpecChecker {
 
     mutating func font(_ pointer: @autoclosure () -> String, _ font: Font) {
         number(pointer() + "/size", font.size, 1...200)
-        text(pointer() + "/family", font.family, limit: SpecLimits.identifier * 2)
+        text(pointer() + "/family", font.family, limit: SpecLimits.name)
     }
 
     mutating func textStyle(_ pointer: @autoclosure () -> String, _ style: TextStyle) {

@@ -30,20 +30,6 @@ public protocol AlertDirectory: Sendable {
     func problem(alert: String, parameters: [String: ParameterValue]) -> (code: String, message: String)?
 }
 
-/// The bounds the validator holds specs to.
-public enum SpecLimits {
-    public static let title = 200
-    public static let message = 2000
-    public static let label = 100
-    public static let text = 500
-    public static let identifier = 64
-    public static let url = 2048
-    public static let toastDepth = 8
-    public static let animationSteps = 10
-    /// URL schemes never allowed, whatever the app registers.
-    public static let forbiddenSchemes: Set<String> = ["javascript", "file", "data", "vbscript", "about", "blob"]
-}
-
 /// A spec that breaks rules, with every problem found.
 public struct InvalidSpec: Error, Sendable, Equatable, CustomStringConvertible {
     public var issues: [SpecIssue]

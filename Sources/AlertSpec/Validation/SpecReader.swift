@@ -3,7 +3,8 @@ import Foundation
 /// Reads a spec draft from JSON as a client or an operator wrote it, reporting what does not fit
 /// the model as issues with pointers: a missing or mistyped field, an unknown kind or action
 /// type, and any member the model does not have (the model is closed, so a misspelt field is
-/// an error rather than silently ignored).
+/// an error rather than silently ignored). A known member given as `null` is read as left out
+/// (JSON libraries write "no value" so); where a value is required, that is a `missing-field`.
 public enum SpecReader {
     /// Envelope members a client may send back; the server fills them itself.
     public static let envelopeMembers: Set<String> = ["schemaVersion", "id", "lane", "locale", "direction"]
@@ -13,6 +14,11 @@ public enum SpecReader {
         public var message: String
     }
 
+    /// The spec's JSON is larger than ``SpecLimits/encodedSpec``: refused before it is parsed.
+    public struct TooLarge: Error, Sendable, Equatable {
+        public var issue: SpecIssue
+    }
+
     /// What reading found: the draft when the JSON decodes, and the issues (a decoding failure,
     /// or members the model does not have). Validation adds its own issues after.
     public struct Reading: Sendable {
@@ -20,7 +26,8 @@ public enum SpecReader {
         public var issues: [SpecIssue]
     }
 
-    /// Decodes `data`; throws `MalformedJSON` when it is not a JSON object.
+    /// Decodes `data`; throws `TooLarge` past the size limit, `MalformedJSON` when it is not a
+    /// JSON object.
     public static func read(_ data: Data) throws -> Result<SpecDraft, InvalidSpec> {
         result(of: try inspect(data))
     }
@@ -30,13 +37,20 @@ public enum SpecReader {
         result(of: inspect(tree: tree))
     }
 
-    /// Reads `data` as far as it goes; throws `MalformedJSON` when it is not a JSON object.
+    /// Decodes a parsed spec, such as a catalog file's: its size is that of its compact JSON.
+    public static func read(json: JSON) -> Result<SpecDraft, InvalidSpec> {
+        result(of: inspect(json: json, measure: true))
+    }
+
+    /// Reads `data` as far as it goes; throws `TooLarge` for more bytes than
+    /// ``SpecLimits/encodedSpec`` (before parsing), `MalformedJSON` when it is not a JSON object.
     ///
     /// Parsed by `JSON(parsing:)`, as the queue's bodies are, so a spec is JSON by the same
     /// rules wherever it is sent (a repeated member name is malformed here too). A UTF-8 byte
     /// order mark, which editors write into files, is skipped.
     public static func inspect(_ data: Data) throws -> Reading {
         let bytes = Array(data.starts(with: [0xEF, 0xBB, 0xBF]) ? data.dropFirst(3) : data[...])
+        if let issue = SpecLimits.sizeIssue(bytes.count) { throw TooLarge(issue: issue) }
         let json: JSON
         do {
             json = try JSON(parsing: bytes)
@@ -44,14 +58,34 @@ public enum SpecReader {
             throw MalformedJSON(message: "The body is not valid JSON.")
         }
         guard case .object = json else { throw MalformedJSON(message: "The body must be a JSON object.") }
-        return inspect(tree: json.foundation, data: Data(bytes))
+        return inspect(json: json)
     }
 
     /// Reads a JSON value already parsed (`JSONSerialization` or YAML types) as far as it goes.
     public static func inspect(tree: Any) -> Reading {
-        guard JSONSerialization.isValidJSONObject(tree), let data = try? JSONSerialization.data(withJSONObject: tree) else {
+        guard JSONSerialization.isValidJSONObject(tree),
+            let data = try? JSONSerialization.data(withJSONObject: tree, options: [.withoutEscapingSlashes]),
+            let json = try? JSON(parsing: Array(data))
+        else {
             return Reading(draft: nil, issues: [SpecIssue(pointer: "", code: "invalid-type", message: "A spec must be an object.")])
         }
+        return inspect(json: json, measure: true)
+    }
+
+    /// Reads a parsed spec whose size its caller has held to ``SpecLimits/encodedSpec`` (the
+    /// bytes it came in); `measure` checks the size of its compact JSON instead. Lists past
+    /// their limit are refused before anything is decoded.
+    public static func inspect(json: JSON, measure: Bool = false) -> Reading {
+        guard case .object = json else {
+            return Reading(draft: nil, issues: [SpecIssue(pointer: "", code: "invalid-type", message: "A spec must be an object.")])
+        }
+        let tooMany = SpecLimits.countIssues(in: json)
+        guard tooMany.isEmpty else { return Reading(draft: nil, issues: tooMany) }
+        let tree = json.foundation
+        guard let data = try? JSONSerialization.data(withJSONObject: tree, options: [.withoutEscapingSlashes]) else {
+            return Reading(draft: nil, issues: [SpecIssue(pointer: "", code: "invalid-spec", message: "The spec could not be read.")])
+        }
+        if measure, let issue = SpecLimits.sizeIssue(data.count) { return Reading(draft: nil, issues: [issue]) }
         return inspect(tree: tree, data: data)
     }
 
@@ -72,7 +106,10 @@ public enum SpecReader {
             return Reading(draft: nil, issues: [SpecIssue(pointer: "", code: "invalid-spec", message: "The spec could not be read.")])
         }
         var unknown: [SpecIssue] = []
-        if let encoded = try? OrderedJSONEncoder().encode(draft),
+        // Every member the model knows, those without a value written as null.
+        var encoder = OrderedJSONEncoder()
+        encoder.writesAbsentOptionals = true
+        if let encoded = try? encoder.encode(draft),
             let normalized = try? JSONSerialization.jsonObject(with: Data(encoded))
         {
             findUnknown(tree, in: normalized, at: "", into: &unknown)
@@ -80,16 +117,17 @@ public enum SpecReader {
         return Reading(draft: draft, issues: unknown)
     }
 
-    /// Every member of `given` absent from `known` at the same place (the normalized form has
-    /// every member the model knows, defaults included).
+    /// Every member of `given` absent from `known` at the same place (`known` is the normalized
+    /// form with every member the model knows: defaults filled in, optionals without a value null).
     private static func findUnknown(_ given: Any, in known: Any, at pointer: String, into issues: inout [SpecIssue]) {
         if let object = given as? [String: Any], let knownObject = known as? [String: Any] {
             for key in object.keys.sorted() {
                 let at = pointer + "/" + JSONPointer.escape(key)
                 if pointer.isEmpty, envelopeMembers.contains(key) { continue }
-                if object[key] is NSNull {
-                    issues.append(SpecIssue(pointer: at, code: "null-value", message: "null is not allowed; leave the field out instead."))
-                } else if let value = knownObject[key] {
+                // A null member was read as left out; so was a null parameter of a `next` action
+                // (`params` is the one open object, so its names are never unknown).
+                if object[key] is NSNull, knownObject[key] != nil || pointer.hasSuffix("/action/params") { continue }
+                if let value = knownObject[key] {
                     findUnknown(object[key]!, in: value, at: at, into: &issues)
                 } else {
                     issues.append(SpecIssue(pointer: at, code: "unknown-field", message: "\"\(key)\" is not a field here."))
@@ -110,9 +148,10 @@ public enum SpecReader {
                 pointer: JSONPointer.to(context.codingPath + [key]), code: "missing-field",
                 message: "The field \"\(key.stringValue)\" is required.")
         case .valueNotFound(let type, let context):
+            let name = context.codingPath.last.map { $0.intValue == nil ? "The field \"\($0.stringValue)\"" : "This element" }
             return SpecIssue(
                 pointer: JSONPointer.to(context.codingPath), code: "missing-field",
-                message: "A value (\(typeName(type))) is required here, not null.")
+                message: "\(name ?? "A value") is required (\(typeName(type))); null leaves it out.")
         case .typeMismatch(let type, let context):
             return SpecIssue(
                 pointer: JSONPointer.to(context.codingPath), code: "invalid-type",

@@ -1,6 +1,10 @@
 extension SpecValidator {
     func check(_ card: AlertSpec.Card, _ checker: inout SpecChecker) {
         if card.pages.isEmpty { return checker.error("/pages", "no-page", "A card flow needs at least one page.") }
+        if let issue = SpecLimits.countIssue(card.pages.count, SpecLimits.pages, "pages", code: "too-many-pages", at: "/pages") {
+            checker.errors.append(issue)
+        }
+        checker.text("/start", card.start, limit: SpecLimits.identifier)
         var pages: [String: CardPage<String>] = [:]
         for (index, page) in card.pages.enumerated() {
             let at = "/pages/\(index)"
@@ -13,6 +17,7 @@ extension SpecValidator {
             }
             checker.text(at + "/title", page.title, limit: SpecLimits.title)
             checker.text(at + "/description", page.description, limit: SpecLimits.message)
+            checker.text(at + "/next", page.next, limit: SpecLimits.identifier)
             checker.image(at + "/image", page.image)
             for (name, button) in [("actionButton", page.actionButton), ("alternativeButton", page.alternativeButton)] {
                 guard let button else { continue }

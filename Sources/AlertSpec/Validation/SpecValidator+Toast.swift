@@ -1,5 +1,6 @@
 extension SpecValidator {
     func check(_ toast: AlertSpec.Toast, _ checker: inout SpecChecker) {
+        if let issue = SpecLimits.elementsIssue(Self.elements(of: toast.content), at: "/content") { checker.errors.append(issue) }
         check(toast.content, at: "/content", depth: 1, &checker)
         let appearance = toast.appearance
         checker.number("/appearance/offset", appearance.offset, -1000...1000)
@@ -43,15 +44,21 @@ extension SpecValidator {
         }
     }
 
+    /// The elements of a layout: this one and those it holds, at every level.
+    private static func elements(of node: ToastNode<String>) -> Int {
+        switch node {
+        case .text, .image, .spacer: 1
+        case .beside(let items), .stacked(let items): items.reduce(1) { $0 + elements(of: $1) }
+        }
+    }
+
     private func check(_ size: GridSize, at pointer: String, _ checker: inout SpecChecker) {
         checker.integer(pointer + "/width", size.width, 1...12)
         checker.integer(pointer + "/height", size.height, 1...12)
     }
 
     private func check(_ steps: [AnimationStep], at pointer: String, _ checker: inout SpecChecker) {
-        if steps.count > SpecLimits.animationSteps {
-            checker.error(pointer, "too-many-steps", "An animation has at most \(SpecLimits.animationSteps) steps.")
-        }
+        if let issue = SpecLimits.stepsIssue(steps.count, at: pointer) { checker.errors.append(issue) }
         for (index, step) in steps.enumerated() {
             let at = "\(pointer)/\(index)"
             checker.number(at + "/duration", step.duration, 0...10)

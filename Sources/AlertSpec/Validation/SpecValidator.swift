@@ -82,6 +82,9 @@ public struct SpecValidator: Sendable {
         case .openURL(let url): checker.url(pointer() + "/url", url)
         case .next(let alert, let params):
             let parts = alert.split(separator: "/", omittingEmptySubsequences: false)
+            if alert.utf8.count > SpecLimits.alertID, alert.count > SpecLimits.alertID {
+                return checker.error(pointer() + "/alert", "text-too-long", "An alert id has at most \(SpecLimits.alertID) characters.")
+            }
             guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
                 return checker.error(pointer() + "/alert", "invalid-alert-id", "\"\(alert)\" is not of the form catalog/type.")
             }
@@ -102,6 +105,9 @@ public struct SpecValidator: Sendable {
         checker.image("/image", dialog.image)
         checker.text("/input/placeholder", dialog.input?.placeholder, limit: SpecLimits.title)
 
+        if let issue = SpecLimits.countIssue(dialog.actions.count, SpecLimits.actions, "buttons", code: "too-many-actions", at: "/actions") {
+            checker.errors.append(issue)
+        }
         var ids = SeenIDs()
         check(&dialog.actions, at: "/actions", &checker, idsSeen: &ids)
         if !dialog.actions.contains(where: { $0.role != .cancel }) {
@@ -134,6 +140,9 @@ public struct SpecValidator: Sendable {
     func check(_ sheet: inout AlertSpec.Sheet, _ checker: inout SpecChecker) {
         checker.text("/title", sheet.title, limit: SpecLimits.title)
         checker.text("/message", sheet.message, limit: SpecLimits.message)
+        if let issue = SpecLimits.countIssue(sheet.options.count, SpecLimits.options, "options", code: "too-many-options", at: "/options") {
+            checker.errors.append(issue)
+        }
         var ids = SeenIDs()
         check(&sheet.options, at: "/options", &checker, idsSeen: &ids)
         if sheet.options.isEmpty { checker.error("/options", "no-option", "A sheet needs at least one option.") }
