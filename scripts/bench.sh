@@ -44,7 +44,7 @@ ulimit -n "$(ulimit -Hn)"
 # neither server writes a line per request, and the comparison stays fair. (Request metrics stay
 # on: they are always on in alertd.)
 "$ALERTD_BIN" serve --host 127.0.0.1 --port "$ALERTD_PORT" --store memory --data-dir "$work" \
-  --per-client-connection-limit 0 --log-level warning >"$work/alertd.log" 2>&1 &
+  --per-client-connection-limit 0 --log-level warning ${ALERTD_ARGS:-} >"$work/alertd.log" 2>&1 &
 alertd_pid=$!
 for _ in $(seq 100); do curl -sf "http://127.0.0.1:$ALERTD_PORT/livez" >/dev/null && break; sleep 0.1; done
 
