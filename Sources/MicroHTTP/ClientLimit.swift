@@ -32,11 +32,17 @@ struct ClientKey: Hashable, Sendable {
     }
 }
 
-/// Connections held per client (`ClientKey`), against `limit` (0: no limit). Counted when MHD
-/// starts a connection and released when it closes, on the workers' threads.
+/// Connections held per client (`ClientKey`), against `limit` (0: no limit). Counted by the
+/// accepting thread, in the order the connections arrive (a connection past the limit is closed
+/// there and never reaches MHD), and released when MHD closes the connection.
 final class ClientLimit: Sendable {
     let limit: Int
-    private let counts = Locked<[ClientKey: Int]>([:])
+    private struct State {
+        var counts: [ClientKey: Int] = [:]
+        /// Sockets accepted and counted, not yet started by MHD: their key, by descriptor.
+        var accepted: [Int32: ClientKey] = [:]
+    }
+    private let state = Locked(State())
 
     init(limit: Int) {
         self.limit = limit
@@ -44,22 +50,35 @@ final class ClientLimit: Sendable {
 
     /// Counts one more connection of `key`; false (and not counted) past the limit.
     func admit(_ key: ClientKey) -> Bool {
-        counts.withLock { counts in
-            let held = counts[key, default: 0]
+        state.withLock { state in
+            let held = state.counts[key, default: 0]
             if limit > 0, held >= limit { return false }
-            counts[key] = held + 1
+            state.counts[key] = held + 1
             return true
         }
     }
 
+    /// Counts the connection of socket `fd` for `key`, as the accepting thread does; false
+    /// (and not counted) past the limit.
+    func accept(_ fd: Int32, for key: ClientKey) -> Bool {
+        guard admit(key) else { return false }
+        state.withLock { $0.accepted[fd] = key }
+        return true
+    }
+
+    /// The key socket `fd` was counted for when accepted, once MHD starts its connection.
+    func started(_ fd: Int32) -> ClientKey? {
+        state.withLock { $0.accepted.removeValue(forKey: fd) }
+    }
+
     /// One connection of `key` closed.
     func release(_ key: ClientKey) {
-        counts.withLock { counts in
-            let held = counts[key, default: 1] - 1
-            counts[key] = held > 0 ? held : nil
+        state.withLock { state in
+            let held = state.counts[key, default: 1] - 1
+            state.counts[key] = held > 0 ? held : nil
         }
     }
 
     /// Connections counted now for `key` (tests).
-    func held(by key: ClientKey) -> Int { counts.withLock { $0[key, default: 0] } }
+    func held(by key: ClientKey) -> Int { state.withLock { $0.counts[key, default: 0] } }
 }

@@ -43,14 +43,8 @@ func microHTTPConnectionNotify(
     case .CONNECTION_NOTIFY_STARTED:
         let state = ConnectionState(socket: alertd_mhd_connection_fd(connection))
         socketContext.pointee = Unmanaged.passRetained(state).toOpaque()
-        if core.clients.limit > 0, let key = alertd_mhd_client_address(connection).flatMap(ClientKey.init(address:)) {
-            guard core.clients.admit(key) else {
-                // Over its client's limit: closed at once (MHD reads the end of the stream next).
-                shutdown(state.socket, Int32(SHUT_RDWR))
-                return
-            }
-            state.client = key
-        }
+        // Counted by the accepting thread (see `Listener`); released when it closes.
+        state.client = core.clients.started(state.socket)
         core.deadlines.watch(state)
     case .CONNECTION_NOTIFY_CLOSED:
         guard let pointer = socketContext.pointee else { return }

@@ -46,7 +46,7 @@ public final class HTTPServer: Sendable {
             throw HTTPServerError.cannotListen(host: configuration.host, port: configuration.port)
         }
         core.deadlines.start()
-        listener.start(daemon: daemon)
+        listener.start(daemon: daemon, clients: core.clients)
         self.configuration = configuration
         self.core = core
         self.listener = listener

@@ -41,11 +41,11 @@ final class Listener: Sendable {
         socket = fd
     }
 
-    /// Starts the accepting thread.
-    func start(daemon: OpaquePointer) {
+    /// Starts the accepting thread, which counts each connection against `clients`' limit.
+    func start(daemon: OpaquePointer, clients: ClientLimit) {
         nonisolated(unsafe) let daemon = daemon
         let thread = Thread { [self] in
-            acceptLoop(daemon)
+            acceptLoop(daemon, clients)
             finished.signal()
         }
         thread.name = "alertd-accept"
@@ -61,7 +61,7 @@ final class Listener: Sendable {
         Glibc.close(socket)
     }
 
-    private func acceptLoop(_ daemon: OpaquePointer) {
+    private func acceptLoop(_ daemon: OpaquePointer, _ clients: ClientLimit) {
         while !closed.load(ordering: .acquiring) {
             var peer = sockaddr_storage()
             var peerLength = socklen_t(MemoryLayout<sockaddr_storage>.size)
@@ -78,12 +78,22 @@ final class Listener: Sendable {
                 }
                 continue
             }
+            // Past its client's limit: closed at once, here, in the order connections arrive.
+            let key =
+                clients.limit > 0
+                ? withUnsafePointer(to: &peer) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { ClientKey(address: $0) } }
+                : nil
+            if let key, !clients.accept(client, for: key) {
+                Glibc.close(client)
+                continue
+            }
             _ = fcntl(client, F_SETFD, FD_CLOEXEC)
             _ = fcntl(client, F_SETFL, fcntl(client, F_GETFL) | O_NONBLOCK)
-            // MHD takes the socket either way: on refusal (limits) it closes it itself.
-            _ = withUnsafePointer(to: &peer) {
+            // MHD takes the socket either way: on refusal (its own limits) it closes it itself.
+            let added = withUnsafePointer(to: &peer) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { MHD_add_connection(daemon, client, $0, peerLength) }
             }
+            if added != .YES, let key, clients.started(client) != nil { clients.release(key) }
         }
     }
 }
