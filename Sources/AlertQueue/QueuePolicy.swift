@@ -2,8 +2,9 @@ import AlertSpec
 import Foundation
 
 /// The queue semantics, as pure functions over one session's items: no database, no clock,
-/// no I/O. Every store loads a session's items, applies one of these steps, and writes
-/// `SessionItems.updated` and `.inserted` back in one transaction, so all stores behave alike.
+/// no I/O. Every store loads a session's items (all of them, or a window with the rest counted:
+/// `SessionItems.Unloaded`), applies one of these steps, and writes `SessionItems.updated` and
+/// `.inserted` back in one transaction, so all stores behave alike.
 ///
 /// ```swift
 /// let policy = QueuePolicy(settings: QueueSettings())
@@ -63,7 +64,7 @@ public struct QueuePolicy: Sendable, Equatable {
     public static func position(of item: QueueItem, in items: SessionItems) -> Int {
         guard item.state == .queued else { return 0 }
         let ahead = items.all.filter { $0.state == .queued && $0.lane == item.lane && precedes($0, item) }
-        return ahead.count + 1
+        return ahead.count + items.unloaded.queuedAhead[item.ticket, default: 0] + 1
     }
 
     // MARK: - Hold
@@ -129,7 +130,7 @@ public struct QueuePolicy: Sendable, Equatable {
             return EnqueueResult(item: existing, created: false, position: Self.position(of: existing, in: items))
         }
         let replaced = item.lane == .hud ? items.live.filter { $0.lane == .hud && $0.state == .queued } : []
-        guard items.live.count - replaced.count < settings.maxQueueLength else {
+        guard items.liveCount - replaced.count < settings.maxQueueLength else {
             throw .queueFull(limit: settings.maxQueueLength)
         }
         insert(item, into: &items, replacing: replaced)

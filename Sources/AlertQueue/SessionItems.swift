@@ -1,9 +1,9 @@
 /// The items of one session that a store loaded for one step, and what the step did to them.
 ///
 /// A store loads the session's live items (and whatever else the step needs: the ticket being
-/// acknowledged or cancelled, the dead items for a listing), lets `QueuePolicy` change them, then
-/// writes `updated` and `inserted` back, in that order (an update can free a dedupe key that an
-/// insert takes). A step changes only the `state`, `deliveries` and `leaseUntil` of the items
+/// acknowledged or cancelled, the dead items for a listing), or only the *window* of them that
+/// the step can touch (see `Unloaded`), lets `QueuePolicy` change them, then writes `updated`
+/// and `inserted` back, in that order (an update can free a dedupe key that an insert takes). A step changes only the `state`, `deliveries` and `leaseUntil` of the items
 /// it loaded, so that is all a store needs to write back for them.
 ///
 /// ```swift
@@ -20,15 +20,21 @@ public struct SessionItems: Sendable, Equatable {
     /// The items as they were loaded. Compared by position, not looked up by ticket: hashing
     /// tickets to find them cost every write about 1,500 instructions (`make bench-instructions`).
     private let loaded: [QueueItem]
+    /// What the store counted of the live items it did not load.
+    public let unloaded: Unloaded
 
-    public init(session: String, items: [QueueItem]) {
+    public init(session: String, items: [QueueItem], unloaded: Unloaded = .none) {
         self.session = session
         self.all = items
         self.loaded = items
+        self.unloaded = unloaded
     }
 
     /// Queued and presenting items.
     public var live: [QueueItem] { all.filter(\.state.isLive) }
+
+    /// How many items of the session are live: those loaded, and those counted outside.
+    public var liveCount: Int { live.count + unloaded.live }
 
     public func item(ticket: String) -> QueueItem? { all.first { $0.ticket == ticket } }
 

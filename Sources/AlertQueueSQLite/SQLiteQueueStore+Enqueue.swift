@@ -1,4 +1,5 @@
 import AlertQueue
+import AlertSpec
 import Foundation
 import GRDB
 
@@ -8,7 +9,7 @@ import GRDB
 extension SQLiteQueueStore {
     /// An enqueue, as one write.
     ///
-    /// The policy finds a duplicate among the live items loaded. Should the insert still break
+    /// The policy finds a duplicate in the window read (which holds the live item with the key). Should the insert still break
     /// the unique index on live dedupe keys (a writer the load did not see), the write is undone
     /// whole, and run again: it now sees the item that holds the key, and answers with it as a
     /// duplicate. `seeingLiveItems: false` loads nothing the first time, which is how tests take
@@ -41,7 +42,15 @@ extension SQLiteQueueStore {
         _ new: NewItem, ticket: String, now: Date, in db: Database, seeingLiveItems: Bool, delivering: Bool
     ) throws -> (enqueued: EnqueueResult, delivered: QueueItem?) {
         let candidate = policy.makeItem(new, ticket: ticket, sequence: try sequences.next(in: db), now: now)
-        var items = try load(session: new.session, scope: seeingLiveItems ? .live : nil, in: db)
+        var items = SessionItems(session: new.session, items: [])
+        if seeingLiveItems {
+            var window = try SessionWindow(session: new.session, now: now, in: db, contents: contents)
+            try window.readHolder(of: new.dedupeKey)
+            if new.lane == .hud { try window.readQueuedHUDs() }
+            if delivering { try window.readBest() }
+            let holder = window.items.first { $0.dedupeKey == new.dedupeKey && $0.state.isLive }
+            items = window.sessionItems(unloaded: try window.unloaded(positioned: [candidate] + (holder.map { [$0] } ?? [])))
+        }
         let result = try policy.enqueue(candidate, into: &items, now: now)
         let delivered = delivering && result.created ? try deliver(from: &items, now: now, in: db) : nil
         try save(items, in: db)

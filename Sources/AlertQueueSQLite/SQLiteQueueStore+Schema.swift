@@ -86,6 +86,29 @@ extension SQLiteQueueStore {
             }
         }
 
+        // A step reads a window of its session, not every live item (see `SQLiteQueueStore+Window`):
+        // the presenting items, the queued ones whose TTL ended, the best queued item of each
+        // lane (chains newest first; the rest by priority, then sequence, as `QueuePolicy.precedes`
+        // orders them), each through its own partial index.
+        migrator.registerMigration("indexWindows") { db in
+            try db.execute(sql: "CREATE INDEX items_presenting ON items(session) WHERE state = 'presenting'")
+            try db.execute(sql: "CREATE INDEX items_queued_expiry ON items(session, expires_at) WHERE state = 'queued'")
+            try db.execute(
+                sql: "CREATE INDEX items_queued_chains ON items(session, lane, sequence) WHERE state = 'queued' AND at_head = 1")
+            try db.execute(
+                sql: """
+                    CREATE INDEX items_queued_order ON items(session, lane, priority DESC, sequence)
+                    WHERE state = 'queued' AND at_head = 0
+                    """)
+        }
+
+        // The live items of each session, counted by what orders them: the queue limit and the
+        // position of a new item add these up instead of reading the session. Triggers keep the
+        // counts in the transaction that changes an item, whichever statement changes it.
+        migrator.registerMigration("countLiveItems") { db in
+            try db.execute(sql: LiveCounts.schema)
+        }
+
         return migrator
     }
 }

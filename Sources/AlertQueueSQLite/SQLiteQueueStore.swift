@@ -1,4 +1,5 @@
 import AlertQueue
+import AlertSpec
 import Foundation
 import GRDB
 
@@ -6,8 +7,9 @@ import GRDB
 /// the in-memory store (`--store memory`) with the same code and the same semantics.
 ///
 /// Every method is one write transaction (IMMEDIATE, so writers queue up rather than race, even
-/// from another store on the same file): it loads the session's live items, lets `QueuePolicy`
-/// decide, and writes what changed before it returns. Writes run on the writer's thread, many
+/// from another store on the same file): it reads the window of the session's items the step can
+/// touch, through indexes (`SessionWindow`), lets `QueuePolicy` decide, and writes what changed
+/// before it returns. Writes run on the writer's thread, many
 /// to a commit (`WriteBatcher`), durable as `SQLiteDurability` says.
 ///
 /// A store failure (a full disk, an I/O error, a read-only file, a write waiting past the
@@ -24,7 +26,7 @@ public struct SQLiteQueueStore: EnqueueAndTakeNext {
     /// Every write goes through it: inline when alone, grouped into one commit under load.
     let batcher: WriteBatcher
     public let policy: QueuePolicy
-    private let contents = ContentCache()
+    let contents = ContentCache()
     let sequences = SequenceMemo()
     /// Checkpoints a file's WAL in the background (none in memory).
     private let checkpointer: Checkpointer?
@@ -122,7 +124,9 @@ public struct SQLiteQueueStore: EnqueueAndTakeNext {
     public func next(session: String, now: Date) async throws -> QueueItem? {
         guard try read({ db in try ItemRecord.hasLive(db, session: session) }) else { return nil }
         return try await write { db in
-            var items = try load(session: session, scope: .live, in: db)
+            var window = try SessionWindow(session: session, now: now, in: db, contents: contents)
+            try window.readBest()
+            var items = window.sessionItems()
             let delivered = try deliver(from: &items, now: now, in: db)
             try save(items, in: db)
             return delivered
@@ -133,10 +137,16 @@ public struct SQLiteQueueStore: EnqueueAndTakeNext {
         session: String, ticket: String, now: Date, chain: @escaping @Sendable (QueueItem) throws -> NewItem?
     ) async throws -> Acknowledgement {
         try await write { db in
-            var items = try load(session: session, with: ticket, in: db)
-            let chained = try chain(try policy.acknowledged(ticket: ticket, in: items)).map {
+            var window = try SessionWindow(session: session, now: now, in: db, contents: contents)
+            try window.readTicket(ticket)
+            let chained = try chain(try policy.acknowledged(ticket: ticket, in: window.sessionItems())).map {
                 policy.makeItem($0, ticket: QueueTicket.make(at: now), sequence: try sequences.next(in: db), now: now)
             }
+            if let chained {
+                try window.readHolder(of: chained.dedupeKey)
+                if chained.lane == .hud { try window.readQueuedHUDs() }
+            }
+            var items = window.sessionItems()
             let acknowledgement = try policy.acknowledge(ticket: ticket, chain: chained, in: &items, now: now)
             try save(items, in: db)
             return acknowledgement
@@ -158,12 +168,14 @@ public struct SQLiteQueueStore: EnqueueAndTakeNext {
 
     public func cancel(session: String, ticket: String?, now: Date) async throws -> Int {
         try await write { db in
-            var items =
-                if let ticket {
-                    try load(session: session, with: ticket, in: db)
-                } else {
-                    try load(session: session, scope: .live, in: db)
-                }
+            var items: SessionItems
+            if let ticket {
+                var window = try SessionWindow(session: session, now: now, in: db, contents: contents)
+                try window.readTicket(ticket)
+                items = window.sessionItems()
+            } else {
+                items = try load(session: session, scope: .live, in: db)
+            }
             let cancelled = try policy.cancel(ticket: ticket, in: &items, now: now)
             try save(items, in: db)
             return cancelled
@@ -270,17 +282,6 @@ extension SQLiteQueueStore {
     /// The session's items in `scope` (none for nil), for a step.
     func load(session: String, scope: ItemRecord.Scope?, in db: Database) throws -> SessionItems {
         let loaded = try scope.map { try ItemRecord.fetch(db, session: session, scope: $0, contents: contents) } ?? []
-        return SessionItems(session: session, items: loaded)
-    }
-
-    /// The session's live items, and `ticket` if it is one of the session's other items.
-    func load(session: String, with ticket: String, in db: Database) throws -> SessionItems {
-        var loaded = try ItemRecord.fetch(db, session: session, scope: .live, contents: contents)
-        if !loaded.contains(where: { $0.ticket == ticket }),
-            let other = try ItemRecord.fetch(db, session: session, ticket: ticket, contents: contents)
-        {
-            loaded.append(other)
-        }
         return SessionItems(session: session, items: loaded)
     }
 

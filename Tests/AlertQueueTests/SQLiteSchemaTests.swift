@@ -40,7 +40,9 @@ struct SQLiteSchemaTests {
         let queue = try DatabaseQueue()
         try SQLiteQueueStore.migrator.migrate(queue)
         try queue.read { db in
-            for sql in [ItemRecord.insertSQL, ItemRecord.updateProgressSQL, ItemRecord.Scope.live.sql, ItemRecord.hasLiveSQL] {
+            for sql in [
+                ItemRecord.insertSQL, ItemRecord.updateProgressSQL, ItemRecord.Scope.live.sql, ItemRecord.hasLiveSQL
+            ] {
                 // When
                 let opcodes = try Self.program(sql, in: db)
                 // Then: every partial index's WHERE is tested with comparisons
@@ -113,7 +115,11 @@ struct SQLiteSchemaTests {
         let indexes = try await DatabaseQueue(path: path).read { db in
             try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE 'items_%' ORDER BY name")
         }
-        #expect(indexes == ["items_census", "items_live_dedupe", "items_session_dead"])
+        #expect(
+            indexes == [
+                "items_census", "items_live_dedupe", "items_presenting", "items_queued_chains", "items_queued_expiry",
+                "items_queued_order", "items_session_dead",
+            ])
     }
 
     /// The opcodes of the program SQLite compiles `sql` into.

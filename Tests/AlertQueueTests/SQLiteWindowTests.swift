@@ -1,0 +1,60 @@
+import AlertQueue
+import Foundation
+import GRDB
+import Testing
+
+@testable import AlertQueueSQLite
+
+/// The SQLite store's window: its reads go through indexes, and its counts stay exact.
+@Suite("SQLite window")
+struct SQLiteWindowTests {
+    @Test("A window's reads go through their partial indexes, in delivery order, never sorted or scanned")
+    func windowUsesIndexes() throws {
+        // Given
+        let queue = try DatabaseQueue()
+        try SQLiteQueueStore.migrator.migrate(queue)
+        try queue.read { db in
+            for sql in [WindowSQL.due, WindowSQL.best, WindowSQL.holder, WindowSQL.queuedHUDs, WindowSQL.chainsAhead, WindowSQL.samePriorityAhead] {
+                // When
+                // Numbered parameters, each given a value (the plan does not depend on which)
+                let bound = sql.replacing(/\?[0-9]?/, with: "'x'")
+                let plan = try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN \(bound)").map { $0["detail"] as String }
+                // Then
+                #expect(plan.contains { $0.contains("USING INDEX items_") || $0.contains("USING COVERING INDEX items_") }, "\(plan)")
+                #expect(!plan.contains { $0.hasPrefix("SCAN items") || $0.contains("TEMP B-TREE") }, "\(plan)")
+            }
+        }
+    }
+
+    @Test("Items already stored are counted when the counts are added, and the limit holds on them")
+    func countsFilledByMigration() async throws {
+        // Given: a file of the schema before `countLiveItems`, with two live items and a done one
+        let (path, remove) = try temporaryDatabasePath()
+        defer { remove() }
+        let settings = QueueSettings(maxQueueLength: 3)
+        do {
+            let store = try SQLiteQueueStore(path: path, settings: settings)
+            _ = try await store.enqueue(alert("app/a", priority: 900), now: t0)
+            _ = try await store.enqueue(alert("app/b"), now: t0)
+            let done = try await store.enqueue(alert("app/c"), now: t0)
+            _ = try await store.ack(session: session, ticket: done.item.ticket, chain: nil, now: t0)
+            try store.close()
+        }
+        let old = try DatabaseQueue(path: path)
+        try await old.write { db in
+            for trigger in ["insert", "enter", "leave", "delete"] { try db.execute(sql: "DROP TRIGGER live_counts_\(trigger)") }
+            try db.execute(sql: "DROP TABLE live_counts")
+            try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = 'countLiveItems'")
+        }
+        try old.close()
+        // When
+        let store = try SQLiteQueueStore(path: path, settings: settings)
+        defer { try? store.close() }
+        let third = try await store.enqueue(alert("app/d"), now: at(1))
+        // Then
+        #expect(third.position == 3)
+        await #expect(throws: QueueError.queueFull(limit: 3)) {
+            try await store.enqueue(alert("app/e"), now: at(1))
+        }
+    }
+}
