@@ -11,6 +11,8 @@
 #      gap as the wake-ups; on a VM it runs several times slower now and then, and so does a wake-up
 #   6. 10,000 suspended long-polls: server memory per waiter; enqueue -> woken poll latency, and
 #      beside it this VM's floor (a request that does no work, after the same idle gap)
+#   7. long sessions (scripts/bench/long-session.sh, on a server of its own): enqueues and cycles
+#      on sessions holding 10,000 queued items beside empty ones, and the ratio
 # ALERTD_BIN (.build/release/alertd) is the build measured. DURATION (5s) and ROUNDS (3) are
 # the enqueue and cycle rounds'; WAKE_ROUNDS (400) the wake-ups'. (ROUNDS from the environment
 # once reached the long-poll script as well: with ROUNDS=4, its p99 came from four wake-ups.)
@@ -110,3 +112,7 @@ cc -O2 -o "$work/jitter" scripts/bench/jitter.c
 echo "== long-polls"
 PORT=$PORT ADMIN=$ADMIN PID=$server ROUNDS=${WAKE_ROUNDS:-400} python3 scripts/bench/longpolls.py
 echo "server peak RSS: $(awk '/VmHWM/ {print $2, $3}' /proc/$server/status)"
+stop_server
+
+echo "== long sessions: the same enqueues and cycles on sessions holding 10,000 items, beside empty ones"
+PORT=$PORT ALERTD_BIN=$ALERTD_BIN DURATION=$DURATION ROUNDS=$ROUNDS scripts/bench/long-session.sh
