@@ -92,7 +92,8 @@ extension SQLiteQueueStore {
         // orders them), each through its own partial index.
         migrator.registerMigration("indexWindows") { db in
             try db.execute(sql: "CREATE INDEX items_presenting ON items(session) WHERE state = 'presenting'")
-            try db.execute(sql: "CREATE INDEX items_queued_expiry ON items(session, expires_at) WHERE state = 'queued'")
+            try db.execute(
+                sql: "CREATE INDEX items_queued_expiry ON items(session, expires_at) WHERE state = 'queued' AND expires_at NOTNULL")
             try db.execute(
                 sql: "CREATE INDEX items_queued_chains ON items(session, lane, sequence) WHERE state = 'queued' AND at_head = 1")
             try db.execute(

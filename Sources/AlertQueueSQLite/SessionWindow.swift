@@ -78,6 +78,8 @@ extension SessionWindow {
         let loadedLive = items.filter(\.state.isLive).count
         let live = try count(LiveCounts.liveSQL) { _ in }
         var unloaded = SessionItems.Unloaded(live: live - loadedLive)
+        // Every live item read (a short session): none is ahead outside the window.
+        if unloaded.live == 0 { return unloaded }
         for item in positioned where item.state == .queued {
             let ahead = try queuedAhead(of: item, stored: tickets.contains(item.ticket))
             let loadedAhead = items.filter {

@@ -9,11 +9,13 @@ enum WindowSQL {
     static let margin = 0.001
 
     /// The presenting items (`items_presenting`), and the queued ones whose TTL ended by `?2`
-    /// (`items_queued_expiry`).
+    /// (`items_queued_expiry`, which holds only items with a TTL: most have none, and each
+    /// index entry is one more page an insert may write).
     static let due = """
         SELECT \(ItemRecord.selection) FROM items WHERE session = ?1 AND state = 'presenting'
         UNION ALL
-        SELECT \(ItemRecord.selection) FROM items WHERE session = ?1 AND state = 'queued' AND expires_at <= ?2
+        SELECT \(ItemRecord.selection) FROM items
+        WHERE session = ?1 AND state = 'queued' AND expires_at NOTNULL AND expires_at <= ?2
         """
 
     /// The first queued item of each lane in delivery order among those whose TTL has not ended
