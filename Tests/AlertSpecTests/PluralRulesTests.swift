@@ -47,6 +47,17 @@ struct LocaleNegotiationTests {
         #expect(negotiate(header) == expected)
     }
 
+    @Test("q=0 excludes what its range matches, unless a more specific range asks for it; * is every other locale", arguments: [
+        ("en;q=0, *", "ja"), ("en;q=0", "ja"), ("*;q=0", "en"), ("*;q=0, fr", "fr"), ("*, ja;q=0", "en"),
+        ("fr;q=0, *;q=0.5, en;q=0.1", "ja"), ("en-GB, en;q=0", "en-GB"), ("en-AU, en;q=0, fr;q=0.5", "fr"),
+        ("EN;q=0, en-gb;q=0.2", "en-GB"), ("en;q=0, ja;q=0", "fr"), ("en;q=0, ja;q=0, fr;q=0, en-GB;q=0", "en"),
+    ])
+    func exclusions(header: String, expected: String) {
+        let chosen = LocaleNegotiation.locale(
+            query: nil, acceptLanguage: header, available: ["en", "en-GB", "ja", "fr"], source: "en")
+        #expect(chosen == expected)
+    }
+
     @Test("?locale= wins over Accept-Language")
     func queryWins() {
         #expect(negotiate(query: "ja-JP", "fr") == "ja")

@@ -2,25 +2,40 @@ import Foundation
 
 /// Chooses the locale to render from what the client asked, among the locales a catalog has.
 ///
-/// `?locale=` wins; else `Accept-Language` ranges are tried by descending q-value (`q=0`
-/// excludes a range; `*` means the source language), each by RFC 4647 lookup; else the source
-/// language. Chinese is matched by script: `zh-CN`, `zh-SG` and `zh-Hans-CN` read as `zh-Hans`;
+/// `?locale=` wins; else `Accept-Language` ranges are tried by descending q-value, each by
+/// RFC 4647 lookup, as RFC 9110 §12.5.4 reads them: a locale is excluded when the most specific
+/// range that matches it (RFC 4647 basic filtering, `*` matching any) has `q=0`, so
+/// `en;q=0, *` never gives English and `en-GB, en;q=0` gives `en-GB` only; `*` stands for the
+/// locales no other range names, the source language first. With no range left, the source
+/// language, or the first locale not excluded when it is. Chinese is matched by script: `zh-CN`, `zh-SG` and `zh-Hans-CN` read as `zh-Hans`;
 /// `zh-TW`, `zh-HK` and `zh-MO` as `zh-Hant`; a bare `zh` as `zh-Hans`.
 public enum LocaleNegotiation {
     public static func locale(query: String?, acceptLanguage: String?, available: [String], source: String) -> String {
         if let query, !query.isEmpty {
             return LocaleMatch.lookup(canonical(query), in: available) ?? source
         }
-        for range in ranges(acceptLanguage ?? "") {
-            if range == "*" { return source }
-            if let match = LocaleMatch.lookup(canonical(range), in: available) { return match }
+        let weighted = weightedRanges(acceptLanguage ?? "")
+        let acceptable = available.filter { locale in mostSpecific(of: weighted, matching: locale)?.q != 0 }
+        for range in weighted where range.q > 0 {
+            if range.range == "*" {
+                let unnamed = acceptable.filter { mostSpecific(of: weighted, matching: $0)?.range == "*" }
+                if let match = unnamed.contains(source) ? source : unnamed.first { return match }
+            } else if let match = LocaleMatch.lookup(canonical(range.range), in: acceptable) {
+                return match
+            }
         }
-        return source
+        return acceptable.contains(source) ? source : acceptable.first ?? source
     }
 
     /// The language ranges of an Accept-Language value, best first; ranges with `q=0` or an
     /// unreadable q-value are left out, equal q-values keep their order.
     public static func ranges(_ header: String) -> [String] {
+        weightedRanges(header).filter { $0.q > 0 }.map(\.range)
+    }
+
+    /// The readable ranges of an Accept-Language value with their q-values, `q=0` included, best
+    /// first; equal q-values keep their order.
+    static func weightedRanges(_ header: String) -> [(range: String, q: Double)] {
         var weighted: [(range: String, q: Double, index: Int)] = []
         for (index, part) in header.split(separator: ",").enumerated() {
             let pieces = part.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
@@ -32,10 +47,31 @@ public enum LocaleNegotiation {
                 guard let value = Double(parameter.dropFirst(2)), (0...1).contains(value) else { q = -1; break }
                 q = value
             }
-            if q > 0 { weighted.append((range, q, index)) }
+            if q >= 0 { weighted.append((range, q, index)) }
         }
-        return weighted.sorted { $0.q != $1.q ? $0.q > $1.q : $0.index < $1.index }.map(\.range)
+        return weighted.sorted { $0.q != $1.q ? $0.q > $1.q : $0.index < $1.index }.map { ($0.range, $0.q) }
     }
+
+    /// The range with the most subtags that matches `locale` by RFC 4647 basic filtering (equal,
+    /// or a prefix ending at a `-`; `*` matches any tag, with the fewest subtags), nil if none.
+    static func mostSpecific(of ranges: [(range: String, q: Double)], matching locale: String) -> (range: String, q: Double)? {
+        let tag = normalized(locale)
+        var best: (range: String, q: Double, subtags: Int)?
+        for (range, q) in ranges {
+            let subtags: Int
+            if range == "*" {
+                subtags = 0
+            } else {
+                let prefix = normalized(canonical(range))
+                guard tag == prefix || tag.hasPrefix(prefix + "-") else { continue }
+                subtags = prefix.split(separator: "-").count
+            }
+            if best.map({ subtags > $0.subtags }) ?? true { best = (range, q, subtags) }
+        }
+        return best.map { ($0.range, $0.q) }
+    }
+
+    private static func normalized(_ tag: String) -> String { String(tag.map { $0 == "_" ? "-" : $0 }).lowercased() }
 
     /// A tag with Chinese regions read as scripts (`zh-TW` → `zh-Hant-TW`); other tags unchanged.
     public static func canonical(_ tag: String) -> String {
