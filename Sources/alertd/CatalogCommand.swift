@@ -3,7 +3,8 @@ import AlertSpec
 import ArgumentParser
 import Foundation
 
-/// `alertd catalog list | show NAME | strings`: what the built-in catalogs hold.
+/// `alertd catalog list | show NAME | strings`: what the catalogs hold (`list` and `show` read
+/// `--catalogs` as `serve` does; `strings` reports the built-in String Catalogs).
 struct CatalogCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "catalog",
@@ -11,10 +12,12 @@ struct CatalogCommand: ParsableCommand {
         subcommands: [List.self, Show.self, Strings.self])
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the built-in catalogs.")
+        static let configuration = CommandConfiguration(abstract: "List the built-in catalogs and those of --catalogs.")
+
+        @OptionGroup var catalogFolder: CatalogFolderOption
 
         func run() throws {
-            for catalog in try CatalogRegistry.builtIn().catalogs {
+            for catalog in try catalogFolder.registry(command: "alertd catalog list").catalogs {
                 say("\(catalog.name)\t\(catalog.entries.count) alerts\t\(catalog.locales.joined(separator: " "))")
             }
         }
@@ -27,8 +30,10 @@ struct CatalogCommand: ParsableCommand {
         @Argument(help: "The catalog's name.")
         var name: String
 
+        @OptionGroup var catalogFolder: CatalogFolderOption
+
         func run() throws {
-            guard let catalog = try CatalogRegistry.builtIn()[name] else {
+            guard let catalog = try catalogFolder.registry(command: "alertd catalog show")[name] else {
                 printError("alertd catalog show: there is no catalog \"\(name)\"")
                 throw ExitCode(1)
             }

@@ -19,6 +19,8 @@ struct Render: ParsableCommand {
     @Option(name: .customLong("param"), help: "A parameter as name=value; repeat for several.")
     var parameters: [String] = []
 
+    @OptionGroup var catalogFolder: CatalogFolderOption
+
     func run() throws {
         guard let id = AlertID(alert) else { throw ValidationError("expected catalog/type, got \"\(alert)\"") }
         var values: [String: ParameterValue] = [:]
@@ -29,7 +31,7 @@ struct Render: ParsableCommand {
             values[String(parameter[..<equals])] = .string(String(parameter[parameter.index(after: equals)...]))
         }
         do {
-            let spec = try CatalogRegistry.builtIn().render(
+            let spec = try catalogFolder.registry(command: "alertd render").render(
                 catalog: id.catalog, type: id.type, parameters: values, locale: locale)
             FileHandle.standardOutput.write(Data(try OrderedJSONEncoder().encode(spec) + [0x0A]))
         } catch let error as ParameterError {

@@ -204,7 +204,7 @@ struct Serve: ParsableCommand {
         // the "listening" line must stop the server cleanly, not kill it or go unnoticed.
         let termination = TerminationSignals()
         let openFiles = ResourceLimits.raiseOpenFileLimit()
-        let registry = try catalogRegistry(folder: catalogFolder, logger: logger)
+        let registry = try CatalogLoading.registry(folder: catalogFolder, command: "alertd") { logger.warning("\($0)") }
         logger.info("catalogs loaded", metadata: ["catalogs": "\(registry.catalogs.map(\.name).joined(separator: ", "))"])
         let credentials = try Credentials.load(
             adminToken: givenAdminToken, sessionSecret: givenSecret, folder: URL(fileURLWithPath: dataFolder))
@@ -234,26 +234,4 @@ struct Serve: ParsableCommand {
         logger.info("stopped")
     }
 
-    /// The built-in catalogs and those of `folder`; on any problem, one line each on stderr
-    /// and exit status 2.
-    private func catalogRegistry(folder: String?, logger: Logger) throws -> CatalogRegistry {
-        let builtIn = try CatalogRegistry.builtInCatalogs()
-        var files: [FileCatalog] = []
-        if let folder {
-            do {
-                files = try CatalogFolder.load(URL(fileURLWithPath: folder), alongside: builtIn)
-                for warning in files.flatMap(\.warnings) { logger.warning("\(warning)") }
-            } catch let error as CatalogFileError {
-                for warning in error.warnings { printError("alertd: warning: \(warning)") }
-                for problem in error.problems { printError("alertd: \(problem)") }
-                throw ExitCode(2)
-            }
-        }
-        do {
-            return try CatalogRegistry(builtIn + files)
-        } catch let error as CatalogError {
-            printError("alertd: \(error)")
-            throw ExitCode(2)
-        }
-    }
 }

@@ -174,6 +174,53 @@ struct ValidateCommandTests {
         #expect(missing.status == 400)
     }
 
+    @Test("render and catalog list/show read --catalogs, else ALERTD_CATALOGS, as serve does")
+    func commandsReadTheFolder() throws {
+        // Given a folder with a Critical Moments config and an alertd catalog
+        try fixtures.write("catalogs/rate.json", rateConfig)
+        try fixtures.write("catalogs/promo.json", promoCatalog)
+        let folder = fixtures.path("catalogs")
+
+        // When the commands are run with the option, and with the environment variable only
+        let rendered = try AlertdProcess.run(["render", "promo/welcome", "--param", "name=Ana", "--catalogs", folder])
+        let listed = try AlertdProcess.run(["catalog", "list"], environment: ["ALERTD_CATALOGS": folder])
+        let shown = try AlertdProcess.run(["catalog", "show", "rate"], environment: ["ALERTD_CATALOGS": folder])
+        let without = try AlertdProcess.run(["render", "promo/welcome", "--param", "name=Ana"])
+
+        // Then each sees the folder's catalogs beside the built-in ones; without it, none
+        #expect(rendered.status == 0, "stderr: \(rendered.standardError)")
+        let spec = try JSONDecoder().decode(EnvelopeBody.self, from: Data(rendered.standardOutput.utf8))
+        #expect(spec.id == "promo/welcome")
+        #expect(rendered.standardOutput.contains("Welcome, Ana!"))
+        #expect(lines(listed.standardOutput).map { String($0.prefix { $0 != "\t" }) } == ["app", "onboarding", "promo", "rate"])
+        #expect(lines(shown.standardOutput).contains { $0.hasPrefix("askRating\talert") }, "\(shown.standardOutput)")
+        #expect(without.status != 0)
+        #expect(without.standardError.contains("promo"), "stderr: \(without.standardError)")
+    }
+
+    @Test("validate with ALERTD_CATALOGS checks that folder too, and spec files lead into its catalogs")
+    func validateReadsTheFolder() throws {
+        // Given a folder whose promo catalog a spec file leads into, and a broken config in another
+        try fixtures.write("catalogs/rate.json", rateConfig)
+        try fixtures.write("catalogs/promo.json", promoCatalog)
+        try fixtures.write("broken/broken.json", brokenConfig)
+        let spec = try fixtures.write("spec.json", #"""
+            {"kind": "alert", "title": "Hi", "actions": [
+              {"id": "go", "label": "Go", "action": {"type": "next", "alert": "promo/welcome", "params": {"name": "Ana"}}}]}
+            """#)
+
+        // When the spec is validated with each folder in the environment
+        let good = try AlertdProcess.run(["validate", spec], environment: ["ALERTD_CATALOGS": fixtures.path("catalogs")])
+        let broken = try AlertdProcess.run(["render", "app/questionExit", "--catalogs", fixtures.path("broken")])
+
+        // Then the folder's files are counted and the spec's link resolves; a broken folder stops render with status 2
+        #expect(good.status == 0, "stdout: \(good.standardOutput)")
+        #expect(lines(good.standardOutput).last == "3 files checked: 0 errors, 1 warning")
+        #expect(broken.status == 2)
+        #expect(broken.standardError.contains("silent"), "stderr: \(broken.standardError)")
+        #expect(broken.standardOutput.isEmpty)
+    }
+
     private func lines(_ text: String) -> [String] {
         text.split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
     }
