@@ -43,6 +43,7 @@ struct JSONWritableTests {
                 .spacer(),
             ]),
             .text(ToastText("World", alignment: .trailing, size: GridSize(width: 4))),
+            .spacer(GridSize(width: 7.5, height: 0.25)),
         ]),
         appearance: ToastAppearance(position: .bottom, offset: 8.25, size: .absolute(width: 320, height: 64.5)),
         animation: ToastAnimation(

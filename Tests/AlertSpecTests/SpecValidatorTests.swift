@@ -27,6 +27,7 @@ struct SpecValidatorTests {
         ##"{"kind":"sheet","options":[{"id":"a","label":"A"}],"cancel":{"id":"c","label":"Cancel","role":"cancel"}}"##,
         ##"{"kind":"hud","state":"progress","progress":0.5}"##,
         ##"{"kind":"toast","content":{"type":"beside","items":[{"type":"spacer"},{"type":"text","text":"Hi"}]}}"##,
+        ##"{"kind":"toast","content":{"type":"beside","items":[{"type":"spacer","size":{"width":0.25,"height":1.35}},{"type":"text","text":"Hi","size":{"width":7.5,"height":0.4}}]}}"##,
         ##"{"kind":"card","pages":[{"id":"a","title":"A","next":"b","dismissable":false},{"id":"b","title":"B"}]}"##,
     ])
     func validKinds(json: String) throws {
@@ -79,6 +80,9 @@ struct SpecValidatorTests {
         // Toasts
         (##"{"kind":"toast","content":{"type":"stacked","items":[]}}"##, "/content/items", "empty-group"),
         (##"{"kind":"toast","content":{"type":"text","text":"Hi","size":{"width":13}}}"##, "/content/size/width", "out-of-range"),
+        (##"{"kind":"toast","content":{"type":"text","text":"Hi","size":{"width":12.5}}}"##, "/content/size/width", "out-of-range"),
+        (##"{"kind":"toast","content":{"type":"spacer","size":{"height":0}}}"##, "/content/size/height", "out-of-range"),
+        (##"{"kind":"toast","content":{"type":"spacer","size":{"height":-0.25}}}"##, "/content/size/height", "out-of-range"),
         (##"{"kind":"toast","content":{"type":"text","text":"Hi"},"appearance":{"size":{"xRatio":0,"yRatio":0.5}}}"##, "/appearance/size/xRatio", "out-of-range"),
         (##"{"kind":"toast","content":{"type":"text","text":"Hi"},"appearance":{"size":{"xRatio":1.2,"yRatio":0.5}}}"##, "/appearance/size/xRatio", "out-of-range"),
         (##"{"kind":"toast","content":{"type":"text","text":"Hi"},"animation":{"show":[{"to":{"alpha":2}}]}}"##, "/animation/show/0/to/alpha", "out-of-range"),

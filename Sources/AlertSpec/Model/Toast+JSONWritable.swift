@@ -47,8 +47,8 @@ extension ToastText: JSONWritable, JSONObjectWritable where Text == String {
 
 extension GridSize: JSONObjectWritable {
     public func writeJSONMembers(to output: inout JSONOutput) throws {
-        output.member("width", width)
-        output.member("height", height)
+        try output.member("width", width)
+        try output.member("height", height)
     }
 }
 

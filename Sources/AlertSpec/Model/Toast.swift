@@ -72,12 +72,13 @@ public struct ToastText<Text> {
     }
 }
 
-/// A size in cells of the toast's layout grid.
+/// A size in cells of the toast's layout grid: fractions allowed (`7.5`, `0.25`), as the
+/// toast layouts alertd serves are drawn from; more than 0 and at most 12 each.
 public struct GridSize: Sendable, Equatable, Codable {
-    public var width: Int
-    public var height: Int
+    public var width: Double
+    public var height: Double
 
-    public init(width: Int = 1, height: Int = 1) {
+    public init(width: Double = 1, height: Double = 1) {
         self.width = width
         self.height = height
     }

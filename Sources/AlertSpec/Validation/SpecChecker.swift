@@ -39,6 +39,13 @@ struct SpecChecker {
         if !value.isFinite || value <= 0 || value > 1 { error(pointer(), "out-of-range", "\(value) must be more than 0 and at most 1.") }
     }
 
+    /// Cells of a toast's grid: 0 < n ≤ 12, fractions allowed.
+    mutating func cells(_ pointer: @autoclosure () -> String, _ value: Double) {
+        if !value.isFinite || value <= 0 || value > 12 {
+            error(pointer(), "out-of-range", "\(value.clean) cells: a grid size must be more than 0 and at most 12.")
+        }
+    }
+
     mutating func integer(_ pointer: @autoclosure () -> String, _ value: Int, _ range: ClosedRange<Int>) {
         if !range.contains(value) { error(pointer(), "out-of-range", "\(value) is outside \(range.lowerBound)…\(range.upperBound).") }
     }

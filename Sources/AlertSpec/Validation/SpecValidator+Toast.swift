@@ -53,8 +53,8 @@ extension SpecValidator {
     }
 
     private func check(_ size: GridSize, at pointer: String, _ checker: inout SpecChecker) {
-        checker.integer(pointer + "/width", size.width, 1...12)
-        checker.integer(pointer + "/height", size.height, 1...12)
+        checker.cells(pointer + "/width", size.width)
+        checker.cells(pointer + "/height", size.height)
     }
 
     private func check(_ steps: [AnimationStep], at pointer: String, _ checker: inout SpecChecker) {
