@@ -32,7 +32,7 @@ struct JSONWritableTests {
 
     private static let page = CardPage<String>(
         id: "one", title: "One", image: .url("https://example.org/i.png", tint: "#FFFFFF80"), description: "First",
-        actionButton: CardButton(title: "Go", action: .event(name: "go")), alternativeButton: CardButton(title: "Not now"),
+        actionButton: CardButton(title: "Go", action: .event(name: "go")), alternativeButton: CardButton(title: "Not now", showsActivity: true),
         next: "two", dismissable: false)
 
     private static let toast = AlertSpec.Toast(

@@ -29,6 +29,7 @@ struct SpecValidatorTests {
         ##"{"kind":"toast","content":{"type":"beside","items":[{"type":"spacer"},{"type":"text","text":"Hi"}]}}"##,
         ##"{"kind":"toast","content":{"type":"beside","items":[{"type":"spacer","size":{"width":0.25,"height":1.35}},{"type":"text","text":"Hi","size":{"width":7.5,"height":0.4}}]}}"##,
         ##"{"kind":"card","pages":[{"id":"a","title":"A","next":"b","dismissable":false},{"id":"b","title":"B"}]}"##,
+        ##"{"kind":"card","pages":[{"id":"a","title":"A","actionButton":{"title":"Save","action":{"type":"event","name":"save"},"showsActivity":true}}]}"##,
     ])
     func validKinds(json: String) throws {
         let result = try check(json)

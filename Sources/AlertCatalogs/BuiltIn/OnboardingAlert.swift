@@ -44,7 +44,7 @@ public enum OnboardingAlert: AlertTarget {
                         description: LocalizedText("setup.done.description", default: "Ask your first question, or invite a friend."),
                         actionButton: CardButton(
                             title: LocalizedText("setup.done.start", default: "Start exploring"),
-                            action: .event(name: "onboarding.done")),
+                            action: .event(name: "onboarding.done"), showsActivity: true),
                         alternativeButton: CardButton(
                             title: LocalizedText("setup.done.invite", default: "I have an invite code"),
                             action: .next(alert: "app/redeemInvite"))),

@@ -28,6 +28,7 @@ extension CardButton: JSONWritable, JSONObjectWritable where Text == String {
     public func writeJSONMembers(to output: inout JSONOutput) throws {
         output.member("title", title)
         try output.member("action", action)
+        output.member("showsActivity", showsActivity)
     }
 }
 

@@ -68,14 +68,19 @@ public struct CardButton<Text> {
     public var title: Text
     /// Default: dismiss.
     public var action: AlertActionType
+    /// Whether the app hides the card and shows an activity indicator while it does the work
+    /// behind the button (its action, the acknowledgement), then goes to `next` or ends the
+    /// flow. Default: false.
+    public var showsActivity: Bool
 
-    public init(title: Text, action: AlertActionType = .dismiss) {
+    public init(title: Text, action: AlertActionType = .dismiss, showsActivity: Bool = false) {
         self.title = title
         self.action = action
+        self.showsActivity = showsActivity
     }
 
     public func map<T>(_ transform: (Text) throws -> T) rethrows -> CardButton<T> {
-        CardButton<T>(title: try transform(title), action: action)
+        CardButton<T>(title: try transform(title), action: action, showsActivity: showsActivity)
     }
 }
 
@@ -171,16 +176,19 @@ extension CardPage: Codable where Text: Codable {
 }
 
 extension CardButton: Codable where Text: Codable {
-    private enum CodingKeys: String, CodingKey { case title, action }
+    private enum CodingKeys: String, CodingKey { case title, action, showsActivity }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(title: try c.decode(Text.self, forKey: .title), action: try c.value(.action, default: .dismiss))
+        self.init(
+            title: try c.decode(Text.self, forKey: .title), action: try c.value(.action, default: .dismiss),
+            showsActivity: try c.value(.showsActivity, default: false))
     }
 
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(title, forKey: .title)
         try c.encode(action, forKey: .action)
+        try c.encode(showsActivity, forKey: .showsActivity)
     }
 }
