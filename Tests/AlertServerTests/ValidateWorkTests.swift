@@ -19,7 +19,9 @@ struct ValidateWorkTests {
     }
 
     /// The route's answer, through `Answering` as the service gives it.
-    private func validate(_ body: String, work: BoundedWork) async throws -> HTTPResponse {
+    private func validate(
+        _ body: String, work: BoundedWork, logger: Logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
+    ) async throws -> HTTPResponse {
         var router = Router()
         SpecHandlers(catalogs: catalogs, work: work).register(in: &router)
         let http = HTTPRequest(
@@ -29,7 +31,7 @@ struct ValidateWorkTests {
         }
         let request = Request(http: http, pathParameters: parameters)
         let outcome = await Result(awaiting: { try await handler(request) })
-        let answering = Answering(metrics: ServiceMetrics(), logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
+        let answering = Answering(metrics: ServiceMetrics(), logger: logger)
         return await withCheckedContinuation { continuation in
             answering.settle(outcome, for: request) { continuation.resume(returning: $0) }
         }
@@ -92,13 +94,15 @@ struct ValidateWorkTests {
         #expect(response.status == 200)
     }
 
-    @Test("when the work is full: 503 busy problem+json with Retry-After; 413 still; valid again once there is room")
+    @Test("when the work is full: 503 busy problem+json with Retry-After, not logged as a failure; 413 still; valid again once there is room")
     func busy() async throws {
         let work = BoundedWork(threads: 1, backlog: 0)
         let release = DispatchSemaphore(value: 0)
         #expect(work.submit { release.wait() })
 
-        let refused = try await validate(Self.largest, work: work)
+        let logs = LogCollector()
+        let refused = try await validate(Self.largest, work: work, logger: logs.logger(.text))
+        #expect(logs.all.isEmpty)
         #expect(refused.status == 503)
         #expect(refused.headers["Content-Type"] == "application/problem+json")
         #expect(refused.headers["Retry-After"] == "1")
