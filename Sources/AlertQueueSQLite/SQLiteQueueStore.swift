@@ -23,7 +23,7 @@ import GRDB
 /// ```
 public struct SQLiteQueueStore: EnqueueAndTakeNext {
     let writer: any DatabaseWriter
-    /// Every write goes through it: inline when alone, grouped into one commit under load.
+    /// Every write goes through it, on the writer's thread, grouped into one commit under load.
     let batcher: WriteBatcher
     public let policy: QueuePolicy
     let contents = ContentCache()

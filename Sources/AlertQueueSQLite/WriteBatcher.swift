@@ -49,7 +49,8 @@ final class WriteBatcher: Sendable {
     private let writer: any DatabaseWriter
     private let state = Locked(State())
     private let clock: any AlertClock
-    private let timeout: Duration
+    /// The longest a write waits for its answer, in seconds (the clock's unit).
+    private let timeout: TimeInterval
     /// Answers the writes that waited too long; set while writes wait or run.
     private let watchdog: any AlertTimer
     /// Asked after every commit, before the writes are answered: an error fails them all.
@@ -61,7 +62,8 @@ final class WriteBatcher: Sendable {
     ) {
         self.writer = writer
         self.clock = clock
-        self.timeout = timeout
+        let (seconds, attoseconds) = timeout.components
+        self.timeout = TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
         self.verify = verify
         let expire = Locked<(@Sendable () -> Void)?>(nil)
         watchdog = clock.makeTimer { expire.withLock { $0 }?() }
@@ -92,7 +94,7 @@ final class WriteBatcher: Sendable {
     var stalledSince: Date? {
         let now = clock.now()
         return state.withLock { state in
-            guard let since = state.runningSince, now.timeIntervalSince(since) >= timeout.seconds else { return nil }
+            guard let since = state.runningSince, now.timeIntervalSince(since) >= timeout else { return nil }
             return since
         }
     }
@@ -141,7 +143,7 @@ final class WriteBatcher: Sendable {
                 return true
             }
             if startsBatch {
-                watchdog.schedule(at: arrived.addingTimeInterval(timeout.seconds), leeway: .milliseconds(50))
+                watchdog.schedule(at: arrived.addingTimeInterval(timeout), leeway: .milliseconds(50))
                 runBatches()
             }
         }
@@ -152,7 +154,7 @@ final class WriteBatcher: Sendable {
     /// answered now and their own answer later goes nowhere. Looks again while writes wait.
     private func answerLateWrites() {
         let now = clock.now()
-        let cutoff = now.addingTimeInterval(-timeout.seconds)
+        let cutoff = now.addingTimeInterval(-timeout)
         let (unwritten, uncertain, next) = state.withLock { state -> ([Write], [Write], Date?) in
             let unwritten = state.pending.filter { $0.arrived <= cutoff }
             state.pending.removeAll { $0.arrived <= cutoff }
@@ -161,14 +163,14 @@ final class WriteBatcher: Sendable {
             let oldest = (state.pending + state.running).map(\.arrived).min()
             return (unwritten, uncertain, state.busy ? (oldest ?? now) : nil)
         }
-        let limit = "\(timeout.seconds) s"
+        let limit = "\(timeout) s"
         for write in unwritten {
             write.failed(QueueError.storeFailed(.timeout, "waited \(limit) for the writer; not written"))
         }
         for write in uncertain {
             write.failed(QueueError.storeFailed(.timeout, "its transaction ran past \(limit); it may yet commit"))
         }
-        if let next { watchdog.schedule(at: next.addingTimeInterval(timeout.seconds), leeway: .milliseconds(50)) }
+        if let next { watchdog.schedule(at: next.addingTimeInterval(timeout), leeway: .milliseconds(50)) }
     }
 
     /// On the writer's queue: runs every waiting write in one transaction, again while more
@@ -246,14 +248,6 @@ private final class Once<T: Sendable>: Sendable {
             return continuation
         }
         waiting?.resume(with: outcome)
-    }
-}
-
-extension Duration {
-    /// The duration in seconds, as a `TimeInterval`.
-    var seconds: TimeInterval {
-        let (seconds, attoseconds) = components
-        return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
     }
 }
 

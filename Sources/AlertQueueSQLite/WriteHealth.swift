@@ -1,20 +1,30 @@
 import AlertQueue
 import GRDB
 import Locking
+import Synchronization
 
 /// The first store failure since the last write that succeeded: what `/readyz` reports until
 /// a write (the readiness probe's own, if no other) succeeds again.
 final class WriteHealth: Sendable {
     private let failure = Locked<QueueError?>(nil)
+    /// Whether `failure` is set, read without its lock: every write that succeeds asks.
+    private let failing = Atomic<Bool>(false)
 
     var firstFailure: QueueError? { failure.withLock { $0 } }
 
     func succeeded() {
-        failure.withLock { $0 = nil }
+        guard failing.load(ordering: .acquiring) else { return }
+        failure.withLock { failure in
+            failure = nil
+            failing.store(false, ordering: .releasing)
+        }
     }
 
     func failed(_ error: QueueError) {
-        failure.withLock { if $0 == nil { $0 = error } }
+        failure.withLock { failure in
+            if failure == nil { failure = error }
+            failing.store(true, ordering: .releasing)
+        }
     }
 }
 

@@ -137,13 +137,14 @@ struct RouterTests {
         #expect(parameters == ["x": segment])
     }
 
-    private func post(_ path: String, _ body: String) -> HTTPResponse {
-        service.respond(to: HTTPRequest(method: "POST", path: path, body: Array(body.utf8)))
+    /// Validate answers later (on its own threads): awaited, as the server would.
+    private func post(_ path: String, _ body: String) async -> HTTPResponse {
+        await service.answer(HTTPRequest(method: "POST", path: path, body: Array(body.utf8)))
     }
 
     @Test("a valid spec comes back normalized, with warnings")
-    func validateValid() throws {
-        let response = post(
+    func validateValid() async throws {
+        let response = await post(
             "/v1/specs/validate",
             #"{"kind":"alert","title":"Hi","actions":[{"id":"a","label":"A","role":"primary"},{"id":"b","label":"B","role":"primary"}]}"#)
         #expect(response.status == 200)
@@ -156,8 +157,8 @@ struct RouterTests {
     }
 
     @Test("an invalid spec is 422 with every error's pointer, code and message")
-    func validateInvalid() throws {
-        let response = post(
+    func validateInvalid() async throws {
+        let response = await post(
             "/v1/specs/validate",
             #"{"kind":"alert","actions":[{"id":"c","label":"Cancel","role":"cancel"}],"presentation":{"maskColor":"red"},"extra":1}"#)
         #expect(response.status == 422)
@@ -168,20 +169,20 @@ struct RouterTests {
     }
 
     @Test("a body that is not JSON is a 400 problem", arguments: ["", "{nope", "[1]", "\"text\""])
-    func validateMalformed(body: String) throws {
-        let response = post("/v1/specs/validate", body)
+    func validateMalformed(body: String) async throws {
+        let response = await post("/v1/specs/validate", body)
         #expect(response.status == 400)
         #expect(try problem(response).type == "urn:alertd:problem:malformed-json")
     }
 
     @Test("next actions must lead to an alert of the served catalogs")
-    func validateNext() throws {
-        let unknown = post(
+    func validateNext() async throws {
+        let unknown = await post(
             "/v1/specs/validate",
             #"{"kind":"alert","title":"t","actions":[{"id":"a","label":"A","action":{"type":"next","alert":"app/nope"}}]}"#)
         #expect(unknown.status == 422)
         #expect(try problem(unknown).errors?.first?.pointer == "/actions/0/action/alert")
-        let known = post(
+        let known = await post(
             "/v1/specs/validate",
             #"{"kind":"alert","title":"t","actions":[{"id":"a","label":"A","action":{"type":"next","alert":"app/newMessages","params":{"count":2,"sender":"Li"}}}]}"#)
         #expect(known.status == 200)

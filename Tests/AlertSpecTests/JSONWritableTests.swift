@@ -6,8 +6,9 @@ import Testing
 @Suite("JSON writers give the bytes of the Encodable form")
 struct JSONWritableTests {
     /// The value through its writer (`encode`) and through `Encodable` (`encodeStreaming`), as text.
-    private func bothWays<T: Encodable & JSONWritable>(_ value: T) throws -> (written: String, streamed: String) {
-        let encoder = OrderedJSONEncoder()
+    private func bothWays<T: Encodable & JSONWritable>(_ value: T, absentOptionals: Bool = false) throws -> (written: String, streamed: String) {
+        var encoder = OrderedJSONEncoder()
+        encoder.writesAbsentOptionals = absentOptionals
         return (
             String(decoding: try encoder.encode(value), as: UTF8.self),
             String(decoding: try encoder.encodeStreaming(value), as: UTF8.self)
@@ -97,6 +98,9 @@ struct JSONWritableTests {
         let draft = SpecDraft(priority: spec.priority, body: spec.body)
         let (writtenDraft, streamedDraft) = try bothWays(draft)
         #expect(writtenDraft == streamedDraft)
+        // And with absent optionals written as null (the shape `SpecReader` compares a draft against)
+        let (writtenShape, streamedShape) = try bothWays(draft, absentOptionals: true)
+        #expect(writtenShape == streamedShape)
     }
 
     @Test("the fixtures cover every kind and give every stored property a value somewhere")
@@ -157,6 +161,19 @@ struct JSONWritableTests {
         }
 
         func writeJSON(to output: inout JSONOutput) { output.write("writer") }
+    }
+
+    @Test("an issue, and a parsed JSON value, are written as their Encodable and parsed forms")
+    func issueAndParsed() throws {
+        let issue = SpecIssue(pointer: "/a~1b/0", code: "unknown-field", message: "\"é\" is not a field here.\n")
+        let (written, streamed) = try bothWays([issue, issue])
+        #expect(written == streamed)
+
+        let text = #"{"a":[1,-0,2.5,1e300,true,false,null,"x\"\u00e9\n/"],"b":{"c":{}}}"#
+        let json = try JSON(parsing: Array(text.utf8))
+        var output = JSONOutput()
+        try json.writeJSON(to: &output)
+        #expect(try JSON(parsing: output.bytes) == json)
     }
 
     @Test("a value known only as Encodable still goes through its writer")

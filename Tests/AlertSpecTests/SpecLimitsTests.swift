@@ -81,6 +81,18 @@ struct SpecLimitsTests {
         }
     }
 
+    @Test("checkSize, inspect's first check alone: a byte order mark is not counted")
+    func checkSize() throws {
+        let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
+        try SpecReader.checkSize(Data(bom + Array(repeating: UInt8(ascii: " "), count: SpecLimits.encodedSpec)))
+        #expect(throws: SpecReader.TooLarge.self) {
+            try SpecReader.checkSize(Data(bom + Array(repeating: UInt8(ascii: " "), count: SpecLimits.encodedSpec + 1)))
+        }
+        #expect(throws: SpecReader.TooLarge.self) {
+            try SpecReader.checkSize(Data(Array(repeating: UInt8(ascii: " "), count: SpecLimits.encodedSpec + 1)))
+        }
+    }
+
     @Test("a parsed spec (a catalog file's) is measured as compact JSON")
     func measuredTree() throws {
         let long = String(repeating: "x", count: SpecLimits.encodedSpec)

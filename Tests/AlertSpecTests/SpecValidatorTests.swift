@@ -216,6 +216,14 @@ struct SpecValidatorTests {
         #expect(errors.allSatisfy { $0.code == "unknown-field" })
     }
 
+    @Test("an unknown member's name is escaped in its pointer: ~ as ~0, / as ~1 (RFC 6901)")
+    func escapedPointer() throws {
+        let errors = try check(##"{"kind":"alert","title":"t","a/b":1,"c~d":2,"plain":3,"actions":[{"id":"a","label":"A"}]}"##).errors
+        #expect(errors.map(\.pointer) == ["/a~1b", "/c~0d", "/plain"])
+        #expect(JSONPointer.escape("~/~") == "~0~1~0")
+        #expect(JSONPointer.escape("é") == "é")
+    }
+
     @Test("a partly given object keeps the defaults of its context")
     func contextDefaults() throws {
         // A primary button whose appearance is given empty stays semibold.

@@ -20,6 +20,7 @@ public struct APIError: Error, Sendable, ResponseGenerator, CustomStringConverti
         case forbidden(String)
         case unsupportedMediaType(String)
         case queue(QueueError)
+        case busy(String)
         case `internal`
     }
 
@@ -46,6 +47,8 @@ public struct APIError: Error, Sendable, ResponseGenerator, CustomStringConverti
     public static func forbidden(_ detail: String) -> Self { .init(reason: .forbidden(detail)) }
     /// A body in a media type the call does not read (415).
     public static func unsupportedMediaType(_ detail: String) -> Self { .init(reason: .unsupportedMediaType(detail)) }
+    /// The server has as much of this work under way as it takes (503, `Retry-After: 1`).
+    public static func busy(_ detail: String) -> Self { .init(reason: .busy(detail)) }
     /// Something failed inside; the client learns nothing more (the cause goes to the log).
     public static let `internal` = APIError(reason: .internal)
 
@@ -83,8 +86,15 @@ public struct APIError: Error, Sendable, ResponseGenerator, CustomStringConverti
             case .queueFull: 429
             case .unavailable: 503
             }
+        case .busy: 503
         case .internal: 500
         }
+    }
+
+    /// A 5xx that tells of a fault, whose cause is logged; `busy` is load, not a fault.
+    var isFailure: Bool {
+        if case .busy = reason { return false }
+        return status >= 500
     }
 
     /// A stable code, also the last part of the problem `type`.
@@ -103,6 +113,7 @@ public struct APIError: Error, Sendable, ResponseGenerator, CustomStringConverti
         case .forbidden: "forbidden"
         case .unsupportedMediaType: "unsupported-media-type"
         case .queue(let error): error.code
+        case .busy: "busy"
         case .internal: "internal"
         }
     }
@@ -128,6 +139,7 @@ public struct APIError: Error, Sendable, ResponseGenerator, CustomStringConverti
             case .queueFull: "Too many items"
             case .unavailable: "Service unavailable"
             }
+        case .busy: "Busy"
         case .internal: "Internal error"
         }
     }
@@ -145,7 +157,7 @@ public struct APIError: Error, Sendable, ResponseGenerator, CustomStringConverti
         case .methodNotAllowed(let allow): "This resource allows \(allow.joined(separator: ", ")) only."
         case .parameter(let error): error.description
         case .refused(let failure): failure.detail
-        case .unauthorized(let detail), .forbidden(let detail), .unsupportedMediaType(let detail): detail
+        case .unauthorized(let detail), .forbidden(let detail), .unsupportedMediaType(let detail), .busy(let detail): detail
         case .queue(let error): error.description
         case .internal: "The server could not answer this request. It has been logged."
         }
@@ -179,6 +191,7 @@ public struct APIError: Error, Sendable, ResponseGenerator, CustomStringConverti
         if case .queue(let error) = reason, let failure = error.storeFailure, failure != .replaced {
             headers.set("Retry-After", "1")
         }
+        if case .busy = reason { headers.set("Retry-After", "1") }
         return try JSONResponse(problem, status: status, headers: headers, contentType: "application/problem+json")
             .response(for: request)
     }

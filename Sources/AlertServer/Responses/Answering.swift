@@ -36,13 +36,13 @@ final class Answering: Sendable {
         }
     }
 
-    /// The problem response for `error`; a 5xx is logged at error level with its `cause` (the
+    /// The problem response for `error`; a 5xx (but `busy`) is logged at error level with its `cause` (the
     /// client's answer says only that it was logged), its method, path and request id, on one
     /// line: control characters in the path are replaced here, and the log handler escapes any
     /// left in the cause. No header is logged, so no token. A 503 from the store is counted by
     /// its reason; a replaced store file is logged as critical: nothing is written until a restart.
     func problem(_ error: APIError, for request: Request, cause: (any Error)? = nil) -> HTTPResponse {
-        if error.status >= 500 {
+        if error.isFailure {
             let failure = (cause as? QueueError)?.storeFailure
             if let failure { metrics.storeFailed(failure) }
             let path = String(String.UnicodeScalarView(request.http.path.unicodeScalars.map {

@@ -15,6 +15,9 @@ public struct JSONOutput: ~Copyable {
     /// Whether the next member or element is the first of its container, so has no comma before it.
     /// One flag serves every depth: a value that ends leaves its parent past its first entry.
     private var atFirstEntry = true
+    /// Writes a `memberIfPresent` without a value as `null` instead of leaving it out, as
+    /// `OrderedJSONEncoder.writesAbsentOptionals` asks.
+    public var writesAbsentOptionals = false
 
     public init(capacity: Int = 1024) {
         storage = JSONBytes(capacity: capacity)
@@ -94,7 +97,8 @@ public struct JSONOutput: ~Copyable {
     public mutating func write<T: JSONWritable>(_ value: T) throws { try value.writeJSON(to: &self) }
 
     // A member in one call: the key, then the value. `IfPresent` leaves a nil out altogether,
-    // as `encodeIfPresent` and synthesized `Encodable` conformances do.
+    // as `encodeIfPresent` and synthesized `Encodable` conformances do (or writes it as null,
+    // see `writesAbsentOptionals`).
 
     public mutating func member(_ key: StaticString, _ value: String) {
         self.key(key)
@@ -122,15 +126,21 @@ public struct JSONOutput: ~Copyable {
     }
 
     public mutating func memberIfPresent(_ key: StaticString, _ value: String?) {
-        if let value { member(key, value) }
+        if let value { member(key, value) } else { absent(key) }
     }
 
     public mutating func memberIfPresent(_ key: StaticString, _ value: Double?) throws {
-        if let value { try member(key, value) }
+        if let value { try member(key, value) } else { absent(key) }
     }
 
     public mutating func memberIfPresent<T: JSONWritable>(_ key: StaticString, _ value: T?) throws {
-        if let value { try member(key, value) }
+        if let value { try member(key, value) } else { absent(key) }
+    }
+
+    private mutating func absent(_ key: StaticString) {
+        guard writesAbsentOptionals else { return }
+        self.key(key)
+        writeNull()
     }
 }
 

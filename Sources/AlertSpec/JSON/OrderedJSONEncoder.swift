@@ -22,13 +22,13 @@ public struct OrderedJSONEncoder: Sendable {
     public init() {}
 
     public func encode<T: Encodable>(_ value: T) throws -> [UInt8] {
-        if !writesAbsentOptionals, let writable = value as? any JSONWritable { return try write(writable, else: value) }
+        if let writable = value as? any JSONWritable { return try write(writable, else: value) }
         return try encodeStreaming(value)
     }
 
     /// The same, for a value known to be writable where it is called: no dynamic cast.
     public func encode<T: Encodable & JSONWritable>(_ value: T) throws -> [UInt8] {
-        writesAbsentOptionals ? try encodeStreaming(value) : try write(value, else: value)
+        try write(value, else: value)
     }
 
     /// `writable`'s bytes; when its writer throws (a non-finite number), `value` streamed, for the
@@ -36,6 +36,7 @@ public struct OrderedJSONEncoder: Sendable {
     private func write(_ writable: some JSONWritable, else value: some Encodable) throws -> [UInt8] {
         // Room for the whole value at once: growing the array on the way copies what was written.
         var output = JSONOutput(capacity: writable.jsonCapacity)
+        output.writesAbsentOptionals = writesAbsentOptionals
         do {
             try writable.writeJSON(to: &output)
         } catch {

@@ -47,3 +47,13 @@ extension SpecValidator {
         return result.draft
     }
 }
+
+/// Member for member as the synthesized `encode(to:)`: a validate's warnings are written with
+/// its spec, without the `Encoder` protocol.
+extension SpecIssue: JSONObjectWritable {
+    public func writeJSONMembers(to output: inout JSONOutput) throws {
+        output.member("pointer", pointer)
+        output.member("code", code)
+        output.member("message", message)
+    }
+}

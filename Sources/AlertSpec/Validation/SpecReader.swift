@@ -49,8 +49,8 @@ public enum SpecReader {
     /// rules wherever it is sent (a repeated member name is malformed here too). A UTF-8 byte
     /// order mark, which editors write into files, is skipped.
     public static func inspect(_ data: Data) throws -> Reading {
-        let bytes = Array(data.starts(with: [0xEF, 0xBB, 0xBF]) ? data.dropFirst(3) : data[...])
-        if let issue = SpecLimits.sizeIssue(bytes.count) { throw TooLarge(issue: issue) }
+        try checkSize(data)
+        let bytes = Array(data.starts(with: byteOrderMark) ? data.dropFirst(3) : data[...])
         let json: JSON
         do {
             json = try JSON(parsing: bytes)
@@ -60,6 +60,15 @@ public enum SpecReader {
         guard case .object = json else { throw MalformedJSON(message: "The body must be a JSON object.") }
         return inspect(json: json)
     }
+
+    /// Throws `TooLarge` when `data`, less a byte order mark, is past ``SpecLimits/encodedSpec``:
+    /// the first check of `inspect(_:)`, for a caller that refuses a body before handing it on.
+    public static func checkSize(_ data: Data) throws {
+        let size = data.starts(with: byteOrderMark) ? data.count - 3 : data.count
+        if let issue = SpecLimits.sizeIssue(size) { throw TooLarge(issue: issue) }
+    }
+
+    private static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
 
     /// Reads a JSON value already parsed (`JSONSerialization` or YAML types) as far as it goes.
     public static func inspect(tree: Any) -> Reading {
@@ -81,12 +90,15 @@ public enum SpecReader {
         }
         let tooMany = SpecLimits.countIssues(in: json)
         guard tooMany.isEmpty else { return Reading(draft: nil, issues: tooMany) }
-        let tree = json.foundation
-        guard let data = try? JSONSerialization.data(withJSONObject: tree, options: [.withoutEscapingSlashes]) else {
+        // Written back as compact JSON for `JSONDecoder`, whose errors carry the coding paths
+        // and messages the issues are made of.
+        var output = JSONOutput(capacity: 4096)
+        guard (try? json.writeJSON(to: &output)) != nil else {
             return Reading(draft: nil, issues: [SpecIssue(pointer: "", code: "invalid-spec", message: "The spec could not be read.")])
         }
-        if measure, let issue = SpecLimits.sizeIssue(data.count) { return Reading(draft: nil, issues: [issue]) }
-        return inspect(tree: tree, data: data)
+        let bytes = output.bytes
+        if measure, let issue = SpecLimits.sizeIssue(bytes.count) { return Reading(draft: nil, issues: [issue]) }
+        return decode(json, from: Data(bytes))
     }
 
     private static func result(of reading: Reading) -> Result<SpecDraft, InvalidSpec> {
@@ -94,7 +106,8 @@ public enum SpecReader {
         return .success(draft)
     }
 
-    private static func inspect(tree: Any, data: Data) -> Reading {
+    /// Decodes `data`, the compact JSON of `json`, and finds the members of `json` the model does not have.
+    private static func decode(_ json: JSON, from data: Data) -> Reading {
         let draft: SpecDraft
         do {
             draft = try JSONDecoder().decode(SpecDraft.self, from: data)
@@ -109,34 +122,36 @@ public enum SpecReader {
         // Every member the model knows, those without a value written as null.
         var encoder = OrderedJSONEncoder()
         encoder.writesAbsentOptionals = true
-        if let encoded = try? encoder.encode(draft),
-            let normalized = try? JSONSerialization.jsonObject(with: Data(encoded))
-        {
-            findUnknown(tree, in: normalized, at: "", into: &unknown)
+        if let encoded = try? encoder.encode(draft), let normalized = try? JSON(parsing: encoded) {
+            findUnknown(json, in: normalized, at: "", into: &unknown)
         }
         return Reading(draft: draft, issues: unknown)
     }
 
     /// Every member of `given` absent from `known` at the same place (`known` is the normalized
     /// form with every member the model knows: defaults filled in, optionals without a value null).
-    private static func findUnknown(_ given: Any, in known: Any, at pointer: String, into issues: inout [SpecIssue]) {
-        if let object = given as? [String: Any], let knownObject = known as? [String: Any] {
+    private static func findUnknown(_ given: JSON, in known: JSON, at pointer: String, into issues: inout [SpecIssue]) {
+        switch (given, known) {
+        case (.object(let object), .object(let knownObject)):
             for key in object.keys.sorted() {
-                let at = pointer + "/" + JSONPointer.escape(key)
                 if pointer.isEmpty, envelopeMembers.contains(key) { continue }
+                let value = object[key]!
                 // A null member was read as left out; so was a null parameter of a `next` action
                 // (`params` is the one open object, so its names are never unknown).
-                if object[key] is NSNull, knownObject[key] != nil || pointer.hasSuffix("/action/params") { continue }
-                if let value = knownObject[key] {
-                    findUnknown(object[key]!, in: value, at: at, into: &issues)
+                if value.isNull, knownObject[key] != nil || pointer.hasSuffix("/action/params") { continue }
+                let at = pointer + "/" + JSONPointer.escape(key)
+                if let knownValue = knownObject[key] {
+                    findUnknown(value, in: knownValue, at: at, into: &issues)
                 } else {
                     issues.append(SpecIssue(pointer: at, code: "unknown-field", message: "\"\(key)\" is not a field here."))
                 }
             }
-        } else if let array = given as? [Any], let knownArray = known as? [Any] {
+        case (.array(let array), .array(let knownArray)):
             for (index, element) in array.enumerated() where index < knownArray.count {
                 findUnknown(element, in: knownArray[index], at: "\(pointer)/\(index)", into: &issues)
             }
+        default:
+            break
         }
     }
 
