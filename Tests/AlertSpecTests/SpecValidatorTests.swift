@@ -69,6 +69,8 @@ struct SpecValidatorTests {
         (##"{"kind":"alert","title":"t","actions":[{"id":"a","label":"A","rolle":"primary"}]}"##, "/actions/0/rolle", "unknown-field"),
         (##"{"kind":"alert","title":"t","priority":"high","actions":[{"id":"a","label":"A"}]}"##, "/priority", "invalid-type"),
         (##"{"kind":"alert","title":"t","actions":[{"label":"A"}]}"##, "/actions/0/id", "missing-field"),
+        (##"{"kind":"alert","title":"x","priority":7.5,"actions":[{"id":"ok","label":"OK"}]}"##, "/priority", "invalid-type"),
+        (##"{"kind":"alert","title":"x","priority":1e300,"actions":[{"id":"ok","label":"OK"}]}"##, "/priority", "out-of-range"),
         // Sheets
         (##"{"kind":"sheet","options":[],"cancel":{"id":"c","label":"Cancel","role":"cancel"}}"##, "/options", "no-option"),
         (##"{"kind":"sheet","options":[{"id":"a","label":"A","role":"cancel"}],"cancel":{"id":"c","label":"C","role":"cancel"}}"##, "/options/0/role", "cancel-option"),

@@ -25,7 +25,7 @@ public struct SpecDraft: Sendable, Equatable, Codable {
                 codingPath: c.codingPath + [CodingKeys.kind], code: "unknown-kind",
                 message: "\"\(kindName)\" is not a kind; use alert, sheet, hud, toast or card.")
         }
-        priority = try c.value(.priority, default: Self.defaultPriority)
+        priority = try c.wholeNumber(.priority, default: Self.defaultPriority)
         body = try AlertSpec.Body(kind: kind, from: decoder)
     }
 

@@ -86,6 +86,19 @@ extension KeyedDecodingContainer {
         try decodeIfPresent(T.self, forKey: key) ?? fallback()
     }
 
+    /// A whole number, read as any JSON number so that `7.5` is refused at its own pointer (the
+    /// decoder's own error for it names no field), or `fallback` when left out.
+    func wholeNumber(_ key: Key, default fallback: Int) throws -> Int {
+        guard let number = try decodeIfPresent(Double.self, forKey: key) else { return fallback }
+        guard number.rounded() == number else {
+            throw SpecDecodingError(codingPath: codingPath + [key], code: "invalid-type", message: "This must be a whole number, not \(number).")
+        }
+        guard let whole = Int(exactly: number) else {
+            throw SpecDecodingError(codingPath: codingPath + [key], code: "out-of-range", message: "\(number) is too large.")
+        }
+        return whole
+    }
+
     /// A nested object that fills what it leaves out from the default of its context (a partial
     /// font under a title keeps the title's size), or that default when the key is absent.
     func value<T>(_ key: Key, default fallback: T, reading: (any Decoder, T) throws -> T) throws -> T {
