@@ -115,6 +115,18 @@ struct SpecValidatorTests {
         #expect(Set(errors.map(\.code)) == ["missing-text", "empty-text", "no-action", "invalid-color"])
     }
 
+    @Test("an unknown choice or a wrong type is one error among the others, not the only one")
+    func unknownValuesHideNothing() throws {
+        let result = try check(
+            ##"{"kind":"alert","title":"t","style":"sheet","actions":[{"id":"a","label":"A","role":"bold"}],"presentation":{"maskColor":"red","dismissOnTapOutside":"yes"}}"##
+        )
+        #expect(
+            result.errors.map { "\($0.pointer) \($0.code)" }.sorted() == [
+                "/actions/0/role invalid-value", "/presentation/dismissOnTapOutside invalid-type",
+                "/presentation/maskColor invalid-color", "/style invalid-value",
+            ].sorted(), "\(result.errors)")
+    }
+
     @Test("several primaries: the last one wins, the others become default, with a warning each")
     func lastPrimaryWins() throws {
         let result = try check(

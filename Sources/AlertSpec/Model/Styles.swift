@@ -82,8 +82,18 @@ public struct AlertImage: Sendable, Equatable, Codable {
 extension KeyedDecodingContainer {
     /// The value for `key`, or `fallback` when the key is absent or null: how every optional
     /// field with a documented default is read.
+    ///
+    /// A value that cannot be read at `key` itself (an unknown choice, a wrong type) is recorded
+    /// when the decoder collects issues (`DecodingIssues`), and `fallback` stands in, so that the
+    /// spec's other problems are still found; otherwise it throws.
     func value<T: Decodable>(_ key: Key, default fallback: @autoclosure () -> T) throws -> T {
-        try decodeIfPresent(T.self, forKey: key) ?? fallback()
+        do {
+            return try decodeIfPresent(T.self, forKey: key) ?? fallback()
+        } catch let error as DecodingError {
+            guard let issues = DecodingIssues.collecting(error, at: codingPath + [key]) else { throw error }
+            issues.record(error)
+            return fallback()
+        }
     }
 
     /// A whole number, read as any JSON number so that `7.5` is refused at its own pointer (the

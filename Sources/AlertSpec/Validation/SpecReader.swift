@@ -109,16 +109,17 @@ public enum SpecReader {
     /// Decodes `data`, the compact JSON of `json`, and finds the members of `json` the model does not have.
     private static func decode(_ json: JSON, from data: Data) -> Reading {
         let draft: SpecDraft
+        let stepped = DecodingIssues()
         do {
-            draft = try JSONDecoder().decode(SpecDraft.self, from: data)
+            draft = try DecodingIssues.$current.withValue(stepped) { try JSONDecoder().decode(SpecDraft.self, from: data) }
         } catch let error as SpecDecodingError {
-            return Reading(draft: nil, issues: [SpecIssue(pointer: error.pointer, code: error.code, message: error.message)])
+            return Reading(draft: nil, issues: stepped.issues + [SpecIssue(pointer: error.pointer, code: error.code, message: error.message)])
         } catch let error as DecodingError {
-            return Reading(draft: nil, issues: [issue(for: error)])
+            return Reading(draft: nil, issues: stepped.issues + [issue(for: error)])
         } catch {
             return Reading(draft: nil, issues: [SpecIssue(pointer: "", code: "invalid-spec", message: "The spec could not be read.")])
         }
-        var unknown: [SpecIssue] = []
+        var unknown: [SpecIssue] = stepped.issues
         // Every member the model knows, those without a value written as null.
         var encoder = OrderedJSONEncoder()
         encoder.writesAbsentOptionals = true
