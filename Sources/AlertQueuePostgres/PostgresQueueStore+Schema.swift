@@ -86,6 +86,9 @@ extension PostgresQueueStore {
         Migration(name: "lockFunctionsPlanEachCall", statements: [lockSessionFunctionV2, lockSessionsFunctionV2]),
         Migration(name: "insertItemsFunction", statements: [insertItemsFunction]),
         Migration(name: "enqueueItemsFunction", statements: [enqueueItemsFunction]),
+        // A step can read a window of its session, with the rest counted, instead of every live item.
+        Migration(name: "indexWindows", statements: windowIndexes),
+        Migration(name: "countLiveItems", statements: liveCounts),
     ]
 
     /// `alertd.lock_session(session, with_sequence, states, ticket)`: a write's first round trip.
