@@ -86,9 +86,10 @@ extension PostgresQueueStore {
         Migration(name: "lockFunctionsPlanEachCall", statements: [lockSessionFunctionV2, lockSessionsFunctionV2]),
         Migration(name: "insertItemsFunction", statements: [insertItemsFunction]),
         Migration(name: "enqueueItemsFunction", statements: [enqueueItemsFunction]),
-        // A step can read a window of its session, with the rest counted, instead of every live item.
+        // Steps read a window of their session, not every live item (`SessionWindow`).
         Migration(name: "indexWindows", statements: windowIndexes),
         Migration(name: "countLiveItems", statements: liveCounts),
+        Migration(name: "windowFunctions", statements: [lockWindowsFunction, enqueueCountedFunction]),
     ]
 
     /// `alertd.lock_session(session, with_sequence, states, ticket)`: a write's first round trip.

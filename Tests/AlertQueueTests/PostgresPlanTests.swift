@@ -13,6 +13,10 @@ struct PostgresPlanTests {
     static let locks = [
         "alertd.lock_session('probe-%@', true, ARRAY['queued', 'presenting'], '')",
         "alertd.lock_sessions(ARRAY['probe-1%@', 'probe-2%@'], 2)",
+        """
+        alertd.lock_windows(ARRAY['probe-1%@', 'probe-2%@'], 2, 'NaN', ARRAY['', ''], ARRAY['k1', 'k2'], \
+        ARRAY[true, false], ARRAY['modal', 'hud'], ARRAY[500, 0]::bigint[], ARRAY[false, false])
+        """,
     ]
 
     @Test(
