@@ -89,7 +89,7 @@ extension PostgresQueueStore {
         // Steps read a window of their session, not every live item (`SessionWindow`).
         Migration(name: "indexWindows", statements: windowIndexes),
         Migration(name: "countLiveItems", statements: liveCounts),
-        Migration(name: "windowFunctions", statements: [lockWindowsFunction, enqueueCountedFunction]),
+        Migration(name: "windowFunctions", statements: [lockWindowsFunction, enqueueCountedFunction, claimNextFunction]),
     ]
 
     /// `alertd.lock_session(session, with_sequence, states, ticket)`: a write's first round trip.

@@ -1,19 +1,30 @@
 import PostgresNIO
 
 /// The functions a step's first round trip calls once steps read windows (migration
-/// `windowFunctions`). Both are planned at each call (`plan_cache_mode = force_custom_plan`):
-/// a plan kept from a small table could read every live item (see `lockSessionFunctionV2`).
+/// `windowFunctions`). In `lock_windows`, a statement that reads `alertd.items` or
+/// `alertd.live_counts` is planned at each call (`EXECUTE`), as in `lockSessionFunctionV2`: a
+/// plan kept from a small table could read every live item (`enqueue_counted` and `claim_next`
+/// keep plans made with sequential scans off instead). The others keep their plans. A read that a call does not need (a
+/// ticket, HUDs, counts, the lease and TTL checks of a batch with nothing presenting or timed)
+/// is not run, so not planned either: planning costs more than most of these reads.
 extension PostgresQueueStore {
     /// The columns every row of `lock_windows` carries after the item's: the database's `now()`,
-    /// the fresh sequences, and the counts of `windowCounts`.
+    /// the fresh sequences, and the counts.
     private static let windowStamps = "v_now, v_next, v_live, v_ahead, v_holder_ahead"
+
+    /// The item columns of `alertd.items AS i`, then the stamps as `$1`…`$5`, for `RETURN QUERY EXECUTE`.
+    private static let windowColumns = """
+        i.ticket, i.session, i.content::text, i.priority, i.lane, i.dedupe_key, i.state, i.sequence, i.enqueued_at,
+        i.expires_at, i.deliveries, i.lease_until, i.at_head, $1, $2, $3, $4, $5
+        """
 
     /// `alertd.lock_windows(sessions, sequences, now, tickets, dedupe_keys, huds, lanes,
     /// priorities, at_heads)`: a write's first round trip, for one request or a batch's (arrays of
     /// one element per request). Locks the requests' sessions as `lock_sessions` does (rows
     /// created or stamped, in sorted order), takes `sequences` fresh sequences, then, in
     /// statements of their own (snapshots that see what the lock waited for), counts
-    /// (`windowCounts`, `holderCounts`) and returns the window, locked `FOR UPDATE`, in `ItemRow.columns` order:
+    /// (`windowCounts`, `holderCounts`, when a request has a lane) and returns the window,
+    /// locked `FOR UPDATE`, in `ItemRow.columns` order (an item may come twice, in no order):
     /// each session's presenting items and queued items whose TTL ends by `now` (NaN: `now()`)
     /// plus a millisecond (the policy compares `Date`s, which may round otherwise), and for each
     /// request the live item with its dedupe key, its ticket, and the session's queued HUDs when
@@ -28,15 +39,17 @@ extension PostgresQueueStore {
             o_state text, o_sequence bigint, o_enqueued_at float8, o_expires_at float8, o_deliveries integer,
             o_lease_until float8, o_at_head boolean, o_now float8, o_next_sequences bigint[], o_live bigint[],
             o_ahead bigint[], o_holder_ahead bigint[])
-        LANGUAGE plpgsql VOLATILE SET plan_cache_mode = force_custom_plan AS $$
+        LANGUAGE plpgsql VOLATILE AS $$
         DECLARE
             v_now float8 := extract(epoch FROM now())::float8;
             v_next bigint[] := '{}';
             v_due float8;
-            v_live bigint[];
-            v_ahead bigint[];
-            v_holder_ahead bigint[];
+            v_live bigint[] := array_fill(0::bigint, ARRAY[cardinality(p_sessions)]);
+            v_ahead bigint[] := array_fill(0::bigint, ARRAY[cardinality(p_sessions)]);
+            v_holder_ahead bigint[] := array_fill(0::bigint, ARRAY[cardinality(p_sessions)]);
             v_holder record;
+            v_rows bigint;
+            v_found bigint := 0;
         BEGIN
             INSERT INTO alertd.sessions AS s (session)
             SELECT DISTINCT u.session FROM unnest(p_sessions) AS u(session) ORDER BY u.session
@@ -45,36 +58,52 @@ extension PostgresQueueStore {
                 v_next := v_next || nextval('alertd.item_sequence');
             END LOOP;
             v_due := coalesce(nullif(p_now, 'NaN'), v_now) + 0.001;
-            \(unescaped: windowCounts) INTO v_live, v_ahead;
-            \(unescaped: holderCounts)
-            RETURN QUERY
-                SELECT i.ticket, i.session, i.content::text, i.priority, i.lane, i.dedupe_key, i.state, i.sequence,
-                    i.enqueued_at, i.expires_at, i.deliveries, i.lease_until, i.at_head, \(unescaped: windowStamps)
-                FROM alertd.items AS i
-                WHERE i.ticket IN (
-                    SELECT w.ticket FROM (SELECT DISTINCT u.session FROM unnest(p_sessions) AS u(session)) AS s
-                    CROSS JOIN LATERAL (
-                        SELECT p.ticket FROM alertd.items AS p WHERE p.session = s.session AND p.state = 'presenting'
-                        UNION ALL
-                        SELECT e.ticket FROM alertd.items AS e
-                        WHERE e.session = s.session AND e.state = 'queued' AND e.expires_at <= v_due) AS w
+            IF NOT ('' = ALL(p_lanes)) THEN
+                EXECUTE $query$ \(unescaped: windowCounts) $query$
+                    INTO v_live, v_ahead USING p_sessions, p_lanes, p_priorities, p_at_heads;
+                \(unescaped: holderCounts)
+            END IF;
+            RETURN QUERY EXECUTE $query$
+                SELECT * FROM (SELECT \(unescaped: windowColumns) FROM alertd.items AS i
+                    WHERE i.session = ANY($6) AND i.state = 'presenting' FOR UPDATE) AS p
+                UNION ALL
+                SELECT * FROM (SELECT \(unescaped: windowColumns) FROM alertd.items AS i
+                    WHERE i.session = ANY($6) AND i.state = 'queued' AND i.expires_at <= $7 FOR UPDATE) AS e
+                $query$ USING \(unescaped: windowStamps), p_sessions, v_due;
+            GET DIAGNOSTICS v_rows = ROW_COUNT;
+            v_found := v_found + v_rows;
+            IF NOT ('' = ALL(p_tickets)) THEN
+                RETURN QUERY EXECUTE $query$
+                    SELECT \(unescaped: windowColumns) FROM alertd.items AS i
+                    JOIN unnest($6, $7) AS r(session, ticket) ON i.ticket = r.ticket AND i.session = r.session
+                    FOR UPDATE OF i
+                    $query$ USING \(unescaped: windowStamps), p_sessions, p_tickets;
+                GET DIAGNOSTICS v_rows = ROW_COUNT;
+                v_found := v_found + v_rows;
+            END IF;
+            IF NOT ('' = ALL(p_dedupe_keys)) THEN
+                RETURN QUERY EXECUTE $query$
+                    SELECT \(unescaped: windowColumns) FROM alertd.items AS i
+                    JOIN unnest($6, $7) AS r(session, dedupe_key) ON i.session = r.session AND i.dedupe_key = r.dedupe_key
+                    WHERE i.state IN ('queued', 'presenting')
+                    FOR UPDATE OF i
+                    $query$ USING \(unescaped: windowStamps), p_sessions, p_dedupe_keys;
+                GET DIAGNOSTICS v_rows = ROW_COUNT;
+                v_found := v_found + v_rows;
+            END IF;
+            IF true = ANY(p_huds) THEN
+                RETURN QUERY EXECUTE $query$
+                    SELECT * FROM (SELECT \(unescaped: windowColumns) FROM alertd.items AS i
+                        WHERE i.state = 'queued' AND i.at_head AND i.session = ANY($6) AND i.lane = 'hud' FOR UPDATE) AS c
                     UNION ALL
-                    SELECT w.ticket FROM unnest(p_sessions, p_tickets, p_dedupe_keys, p_huds) AS r(session, ticket, dedupe_key, huds)
-                    CROSS JOIN LATERAL (
-                        SELECT d.ticket FROM alertd.items AS d
-                        WHERE d.session = r.session AND d.dedupe_key = r.dedupe_key AND d.state IN ('queued', 'presenting')
-                        UNION ALL
-                        SELECT t.ticket FROM alertd.items AS t WHERE t.ticket = r.ticket AND t.session = r.session
-                        UNION ALL
-                        SELECT c.ticket FROM alertd.items AS c
-                        WHERE c.state = 'queued' AND c.at_head AND c.session = r.session AND c.lane = 'hud' AND r.huds
-                        UNION ALL
-                        SELECT o.ticket FROM alertd.items AS o
-                        WHERE o.state = 'queued' AND NOT o.at_head AND o.session = r.session AND o.lane = 'hud' AND r.huds
-                    ) AS w)
-                ORDER BY i.sequence
-                FOR UPDATE OF i;
-            IF NOT FOUND THEN
+                    SELECT * FROM (SELECT \(unescaped: windowColumns) FROM alertd.items AS i
+                        WHERE i.state = 'queued' AND NOT i.at_head AND i.session = ANY($6) AND i.lane = 'hud' FOR UPDATE) AS o
+                    $query$ USING \(unescaped: windowStamps),
+                        (SELECT array_agg(r.session) FROM unnest(p_sessions, p_huds) AS r(session, huds) WHERE r.huds);
+                GET DIAGNOSTICS v_rows = ROW_COUNT;
+                v_found := v_found + v_rows;
+            END IF;
+            IF v_found = 0 THEN
                 RETURN QUERY SELECT NULL::text, NULL::text, NULL::text, NULL::integer, NULL::text, NULL::text,
                     NULL::text, NULL::bigint, NULL::float8, NULL::float8, NULL::integer, NULL::float8, NULL::boolean,
                     \(unescaped: windowStamps);
@@ -84,26 +113,32 @@ extension PostgresQueueStore {
         """
 
     /// `alertd.enqueue_counted(...)`: `alertd.enqueue_items` (same arguments, same enqueues held
-    /// back) without reading the sessions' live items. It finds each case through an index —
-    /// the live item with the key, a queued HUD, a presenting item whose lease ended or a queued
-    /// one whose TTL ended by the enqueue's time plus a millisecond (the policy compares `Date`s)
-    /// — and the queue limit in `live_counts`. It returns one row: `now()`, the sequences, the
-    /// sessions held back, and for each enqueue the live items of its session and the queued
-    /// items ahead of it, counted before its insert (`windowCounts`), which give the policy its
-    /// answers over an empty window.
+    /// back) without reading the sessions' live items. One read (`enqueueCounts`) gives each
+    /// enqueue the live items of its session and the queued items ahead of it, counted before its
+    /// insert, finds the sessions where a live item has an enqueue's key, and the sessions
+    /// where something presents or a queued item has a TTL: only those are read further, for a
+    /// lease or TTL ended by the enqueue's time plus a millisecond (the policy compares `Date`s).
+    /// A HUD where a HUD is queued, and the limit, are told by the counts. Its plans are made once
+    /// per connection with sequential scans off, as `claim_next`'s: every read is a lookup of a
+    /// unique index (`live_counts`' key, `items_live_dedupe`), whatever the table's size when
+    /// planned, and planning at each call cost as much as the rest of a batch. It returns one row:
+    /// `now()`, the sequences, the sessions held back, and the two counts per enqueue, which give
+    /// the policy its answers over an empty window.
     static let enqueueCountedFunction: PostgresQuery = """
         CREATE FUNCTION alertd.enqueue_counted(
             p_tickets text[], p_sessions text[], p_contents text[], p_priorities bigint[], p_lanes text[],
             p_dedupe_keys text[], p_ttls float8[], p_expires float8[], p_at_heads boolean[], p_nows float8[],
             p_max_live integer)
         RETURNS TABLE (o_now float8, o_next_sequences bigint[], o_held_back text[], o_live bigint[], o_ahead bigint[])
-        LANGUAGE plpgsql VOLATILE SET plan_cache_mode = force_custom_plan AS $$
+        LANGUAGE plpgsql VOLATILE SET plan_cache_mode = force_generic_plan SET enable_seqscan = off AS $$
         DECLARE
             v_now float8 := extract(epoch FROM now())::float8;
             v_next bigint[] := '{}';
             v_held_back text[];
             v_live bigint[];
             v_ahead bigint[];
+            v_check text[];
+            v_ended text[];
         BEGIN
             INSERT INTO alertd.sessions AS s (session)
             SELECT DISTINCT u.session FROM unnest(p_sessions) AS u(session) ORDER BY u.session
@@ -111,30 +146,23 @@ extension PostgresQueueStore {
             FOR v_index IN 1..cardinality(p_tickets) LOOP
                 v_next := v_next || nextval('alertd.item_sequence');
             END LOOP;
-            \(unescaped: windowCounts) INTO v_live, v_ahead;
+            \(unescaped: enqueueCounts) INTO v_live, v_ahead, v_held_back, v_check;
+            IF cardinality(v_check) > 0 THEN
+                EXECUTE $query$
+                    SELECT coalesce(array_agg(n.session), '{}') FROM unnest($1, $2) AS n(session, at)
+                    WHERE n.session = ANY($3) AND (
+                        EXISTS (SELECT 1 FROM alertd.items AS p
+                            WHERE p.session = n.session AND p.state = 'presenting' AND p.lease_until <= n.at + 0.001)
+                        OR EXISTS (SELECT 1 FROM alertd.items AS e
+                            WHERE e.session = n.session AND e.state = 'queued' AND e.expires_at <= n.at + 0.001))
+                    $query$ INTO v_ended
+                    USING p_sessions, (SELECT array_agg(coalesce(nullif(t, 'NaN'), v_now)) FROM unnest(p_nows) AS t), v_check;
+                v_held_back := v_held_back || v_ended;
+            END IF;
             WITH batch AS (
-                SELECT n.session, n.dedupe_key, n.lane, n.ttl, n.live, coalesce(nullif(n.at, 'NaN'), v_now) AS at
-                FROM unnest(p_sessions, p_dedupe_keys, p_lanes, p_ttls, p_nows, v_live)
-                    AS n(session, dedupe_key, lane, ttl, at, live))
-            SELECT coalesce(array_agg(DISTINCT h.session), '{}') INTO v_held_back FROM (
-                SELECT n.session FROM batch AS n WHERE EXISTS (
-                    SELECT 1 FROM alertd.items AS d
-                    WHERE d.session = n.session AND d.dedupe_key = n.dedupe_key AND d.state IN ('queued', 'presenting'))
-                UNION ALL
-                SELECT n.session FROM batch AS n WHERE n.lane = 'hud' AND (
-                    EXISTS (SELECT 1 FROM alertd.items AS c
-                        WHERE c.state = 'queued' AND c.at_head AND c.session = n.session AND c.lane = 'hud')
-                    OR EXISTS (SELECT 1 FROM alertd.items AS o
-                        WHERE o.state = 'queued' AND NOT o.at_head AND o.session = n.session AND o.lane = 'hud'))
-                UNION ALL
-                SELECT n.session FROM batch AS n WHERE EXISTS (
-                    SELECT 1 FROM alertd.items AS p
-                    WHERE p.session = n.session AND p.state = 'presenting' AND p.lease_until <= n.at + 0.001)
-                UNION ALL
-                SELECT n.session FROM batch AS n WHERE EXISTS (
-                    SELECT 1 FROM alertd.items AS e
-                    WHERE e.session = n.session AND e.state = 'queued' AND e.expires_at <= n.at + 0.001)
-                UNION ALL
+                SELECT n.session, n.dedupe_key, n.lane, n.ttl, n.live
+                FROM unnest(p_sessions, p_dedupe_keys, p_lanes, p_ttls, v_live) AS n(session, dedupe_key, lane, ttl, live))
+            SELECT v_held_back || coalesce(array_agg(h.session), '{}') INTO v_held_back FROM (
                 SELECT n.session FROM batch AS n GROUP BY n.session, n.dedupe_key HAVING count(*) > 1
                 UNION ALL
                 SELECT n.session FROM batch AS n WHERE n.lane = 'hud' GROUP BY n.session HAVING count(*) > 1
@@ -142,6 +170,7 @@ extension PostgresQueueStore {
                 SELECT n.session FROM batch AS n GROUP BY n.session
                 HAVING count(*) > 1 AND bool_or(n.ttl <> 'NaN') OR count(*) + max(n.live) > p_max_live
             ) AS h;
+            SELECT coalesce(array_agg(DISTINCT h), '{}') INTO v_held_back FROM unnest(v_held_back) AS h;
             INSERT INTO alertd.items (ticket, session, content, priority, lane, dedupe_key, state, sequence,
                 enqueued_at, expires_at, deliveries, lease_until, at_head)
             SELECT n.ticket, n.session, n.content::jsonb, n.priority, n.lane, n.dedupe_key, 'queued', n.sequence, n.at,
@@ -159,18 +188,42 @@ extension PostgresQueueStore {
         $$
         """
 
-    /// The live items counted of each request's session and the queued items of a request's
-    /// lane that a new item of its priority and chain flag queues behind (none for a chain, the
-    /// newest of all, or for the lane ''): two arrays, one element per request, in order, read
-    /// from `live_counts` alone. A statement of the functions below, which name its arrays.
+    /// For each request (`$1` sessions, `$2` lanes, `$3` priorities, `$4` chain flags): the live
+    /// items of its session and the queued items of its lane that a new item of its priority and
+    /// chain flag queues behind (none for a chain, the newest of all, or for the lane ''). Two
+    /// arrays, one element per request, in order, from `live_counts` alone.
     static let windowCounts = """
         SELECT array_agg(coalesce(l.n, 0) ORDER BY r.ord), array_agg(coalesce(a.n, 0) ORDER BY r.ord)
-        FROM unnest(p_sessions, p_lanes, p_priorities, p_at_heads) WITH ORDINALITY AS r(session, lane, priority, at_head, ord)
+        FROM unnest($1::text[], $2::text[], $3::bigint[], $4::boolean[]) WITH ORDINALITY
+            AS r(session, lane, priority, at_head, ord)
         LEFT JOIN LATERAL (SELECT sum(c.n) AS n FROM alertd.live_counts AS c WHERE c.session = r.session) AS l ON true
         LEFT JOIN LATERAL (
             SELECT sum(c.n) AS n FROM alertd.live_counts AS c
             WHERE c.session = r.session AND c.lane = r.lane AND c.state = 'queued' AND NOT r.at_head
                 AND (c.at_head OR c.priority >= r.priority)) AS a ON true
+        """
+
+    /// `windowCounts` for a batch of enqueues (with their dedupe keys), and two arrays of
+    /// sessions more: those held back because a live item has an enqueue's key
+    /// (`items_live_dedupe`) or a HUD enqueue meets a queued HUD; and those where an item
+    /// presents or a queued item has a TTL, which may have ended.
+    static let enqueueCounts = """
+        SELECT array_agg(coalesce(l.n, 0) ORDER BY r.ord), array_agg(coalesce(a.n, 0) ORDER BY r.ord),
+            coalesce(array_agg(r.session) FILTER (WHERE d.held OR (r.lane = 'hud' AND l.huds)), '{}'),
+            coalesce(array_agg(r.session) FILTER (WHERE l.may_end), '{}')
+        FROM unnest(p_sessions, p_lanes, p_priorities, p_at_heads, p_dedupe_keys) WITH ORDINALITY
+            AS r(session, lane, priority, at_head, dedupe_key, ord)
+        LEFT JOIN LATERAL (
+            SELECT sum(c.n) AS n, bool_or(c.state = 'queued' AND c.lane = 'hud') AS huds,
+                bool_or(c.state = 'presenting' OR c.timed) AS may_end
+            FROM alertd.live_counts AS c WHERE c.session = r.session) AS l ON true
+        LEFT JOIN LATERAL (
+            SELECT sum(c.n) AS n FROM alertd.live_counts AS c
+            WHERE c.session = r.session AND c.lane = r.lane AND c.state = 'queued' AND NOT r.at_head
+                AND (c.at_head OR c.priority >= r.priority)) AS a ON true
+        LEFT JOIN LATERAL (
+            SELECT true AS held FROM alertd.items AS i
+            WHERE i.session = r.session AND i.dedupe_key = r.dedupe_key AND i.state IN ('queued', 'presenting')) AS d ON true
         """
 
     /// PL/pgSQL that sets `v_holder_ahead[i]` to the queued items ahead of the queued item
@@ -179,28 +232,29 @@ extension PostgresQueueStore {
     /// one holder at a time, with its values known when planning, so that the count is planned
     /// as a range of `items_queued_chains` or `items_queued_order`, not of the sequence index.
     static let holderCounts = """
-        v_holder_ahead := array_fill(0::bigint, ARRAY[cardinality(p_sessions)]);
-            FOR v_holder IN
-                SELECT r.ord, o.session, o.lane, o.priority, o.sequence, o.at_head
-                FROM unnest(p_sessions, p_dedupe_keys) WITH ORDINALITY AS r(session, dedupe_key, ord)
-                JOIN alertd.items AS o ON o.session = r.session AND o.dedupe_key = r.dedupe_key
-                    AND o.state IN ('queued', 'presenting') AND o.state = 'queued'
-            LOOP
-                IF v_holder.at_head THEN
-                    v_holder_ahead[v_holder.ord] := (
-                        SELECT count(*) FROM alertd.items AS q
-                        WHERE q.state = 'queued' AND q.at_head AND q.session = v_holder.session
-                            AND q.lane = v_holder.lane AND q.sequence > v_holder.sequence);
-                ELSE
-                    v_holder_ahead[v_holder.ord] := coalesce((
-                        SELECT sum(c.n) FROM alertd.live_counts AS c
-                        WHERE c.session = v_holder.session AND c.lane = v_holder.lane AND c.state = 'queued'
-                            AND (c.at_head OR c.priority > v_holder.priority)), 0) + (
-                        SELECT count(*) FROM alertd.items AS q
-                        WHERE q.state = 'queued' AND NOT q.at_head AND q.session = v_holder.session
-                            AND q.lane = v_holder.lane AND q.priority = v_holder.priority
-                            AND q.sequence < v_holder.sequence);
-                END IF;
-            END LOOP;
+        FOR v_holder IN EXECUTE $query$
+                    SELECT r.ord, o.session, o.lane, o.priority, o.sequence, o.at_head
+                    FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS r(session, dedupe_key, ord)
+                    JOIN alertd.items AS o ON o.session = r.session AND o.dedupe_key = r.dedupe_key
+                        AND o.state IN ('queued', 'presenting') AND o.state = 'queued'
+                    $query$ USING p_sessions, p_dedupe_keys
+                LOOP
+                    IF v_holder.at_head THEN
+                        EXECUTE $query$
+                            SELECT count(*) FROM alertd.items AS q
+                            WHERE q.state = 'queued' AND q.at_head AND q.session = $1 AND q.lane = $2 AND q.sequence > $3
+                            $query$ INTO v_rows USING v_holder.session, v_holder.lane, v_holder.sequence;
+                    ELSE
+                        EXECUTE $query$
+                            SELECT coalesce((
+                                SELECT sum(c.n) FROM alertd.live_counts AS c
+                                WHERE c.session = $1 AND c.lane = $2 AND c.state = 'queued' AND (c.at_head OR c.priority > $3)), 0)
+                                + (SELECT count(*) FROM alertd.items AS q
+                                WHERE q.state = 'queued' AND NOT q.at_head AND q.session = $1 AND q.lane = $2
+                                    AND q.priority = $3 AND q.sequence < $4)
+                            $query$ INTO v_rows USING v_holder.session, v_holder.lane, v_holder.priority, v_holder.sequence;
+                    END IF;
+                    v_holder_ahead[v_holder.ord] := v_rows;
+                END LOOP;
         """
 }

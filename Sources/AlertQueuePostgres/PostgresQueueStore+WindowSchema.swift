@@ -24,7 +24,7 @@ extension PostgresQueueStore {
     ]
 
     /// Migration `countLiveItems`: how many items of each session are live, by lane, chain,
-    /// priority and state, filled from the items there and kept by triggers in the transaction
+    /// priority, state and whether they have a TTL (`timed`), filled from the items there and kept by triggers in the transaction
     /// that changes an item. A row at zero is deleted. Inserts are counted once per statement
     /// (a batch inserts many rows of few sessions); an update or delete per row, and only when
     /// the state changes, which the trigger's WHEN tells without calling the function.
@@ -32,23 +32,23 @@ extension PostgresQueueStore {
         """
         CREATE TABLE alertd.live_counts (
             session text NOT NULL, lane text NOT NULL, at_head boolean NOT NULL, priority integer NOT NULL,
-            state text NOT NULL, n bigint NOT NULL,
-            PRIMARY KEY (session, lane, at_head, priority, state)
+            state text NOT NULL, timed boolean NOT NULL, n bigint NOT NULL,
+            PRIMARY KEY (session, lane, at_head, priority, state, timed)
         )
         """,
         """
         INSERT INTO alertd.live_counts
-        SELECT session, lane, at_head, priority, state, count(*) FROM alertd.items
-        WHERE state IN ('queued', 'presenting') GROUP BY session, lane, at_head, priority, state
+        SELECT session, lane, at_head, priority, state, expires_at IS NOT NULL, count(*) FROM alertd.items
+        WHERE state IN ('queued', 'presenting') GROUP BY session, lane, at_head, priority, state, expires_at IS NOT NULL
         """,
         """
         CREATE FUNCTION alertd.count_inserted() RETURNS trigger LANGUAGE plpgsql AS $$
         BEGIN
-            INSERT INTO alertd.live_counts AS c (session, lane, at_head, priority, state, n)
-            SELECT session, lane, at_head, priority, state, count(*) FROM inserted
-            WHERE state IN ('queued', 'presenting') GROUP BY session, lane, at_head, priority, state
-            ORDER BY session, lane, at_head, priority, state
-            ON CONFLICT (session, lane, at_head, priority, state) DO UPDATE SET n = c.n + EXCLUDED.n;
+            INSERT INTO alertd.live_counts AS c (session, lane, at_head, priority, state, timed, n)
+            SELECT session, lane, at_head, priority, state, expires_at IS NOT NULL, count(*) FROM inserted
+            WHERE state IN ('queued', 'presenting') GROUP BY session, lane, at_head, priority, state, expires_at IS NOT NULL
+            ORDER BY session, lane, at_head, priority, state, expires_at IS NOT NULL
+            ON CONFLICT (session, lane, at_head, priority, state, timed) DO UPDATE SET n = c.n + EXCLUDED.n;
             RETURN NULL;
         END
         $$
@@ -67,17 +67,18 @@ extension PostgresQueueStore {
             IF TG_OP IN ('UPDATE', 'DELETE') AND OLD.state IN ('queued', 'presenting') THEN
                 UPDATE alertd.live_counts SET n = n - 1
                 WHERE session = OLD.session AND lane = OLD.lane AND at_head = OLD.at_head AND priority = OLD.priority
-                    AND state = OLD.state
+                    AND state = OLD.state AND timed = (OLD.expires_at IS NOT NULL)
                 RETURNING n INTO v_left;
                 IF v_left = 0 THEN
                     DELETE FROM alertd.live_counts
                     WHERE session = OLD.session AND lane = OLD.lane AND at_head = OLD.at_head
-                        AND priority = OLD.priority AND state = OLD.state AND n = 0;
+                        AND priority = OLD.priority AND state = OLD.state AND timed = (OLD.expires_at IS NOT NULL) AND n = 0;
                 END IF;
             END IF;
             IF TG_OP = 'UPDATE' AND NEW.state IN ('queued', 'presenting') THEN
-                INSERT INTO alertd.live_counts AS c VALUES (NEW.session, NEW.lane, NEW.at_head, NEW.priority, NEW.state, 1)
-                ON CONFLICT (session, lane, at_head, priority, state) DO UPDATE SET n = c.n + 1;
+                INSERT INTO alertd.live_counts AS c
+                VALUES (NEW.session, NEW.lane, NEW.at_head, NEW.priority, NEW.state, NEW.expires_at IS NOT NULL, 1)
+                ON CONFLICT (session, lane, at_head, priority, state, timed) DO UPDATE SET n = c.n + 1;
             END IF;
             RETURN NULL;
         END
@@ -87,7 +88,7 @@ extension PostgresQueueStore {
         CREATE TRIGGER live_counts_update AFTER UPDATE ON alertd.items FOR EACH ROW
         WHEN (OLD.state IS DISTINCT FROM NEW.state OR OLD.lane IS DISTINCT FROM NEW.lane
             OR OLD.at_head IS DISTINCT FROM NEW.at_head OR OLD.priority IS DISTINCT FROM NEW.priority
-            OR OLD.session IS DISTINCT FROM NEW.session)
+            OR OLD.session IS DISTINCT FROM NEW.session OR (OLD.expires_at IS NULL) <> (NEW.expires_at IS NULL))
         EXECUTE FUNCTION alertd.count_changed()
         """,
         """

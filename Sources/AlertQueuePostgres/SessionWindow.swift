@@ -82,9 +82,12 @@ extension PostgresQueueStore {
         guard let first = rows.first else { throw PostgresStoreError.unreadableRow("lock_windows returned no row") }
         let columns = first.makeRandomAccess()
         let counts = try (15...17).map { try columns[$0].decode([Int64].self).map(Int.init) }
+        // The function returns the window's parts one after another: an item may come twice.
+        var seen: Set<String> = []
+        let items = try rows.filter { $0.makeRandomAccess()[0].bytes != nil }.map { try ItemRow.item(from: $0, contents: contents) }
+            .filter { seen.insert($0.ticket).inserted }.sorted { $0.sequence < $1.sequence }
         let windows = LockedWindows(
-            databaseNow: try columns[13].decode(Double.self), sequences: try columns[14].decode([Int64].self),
-            items: try rows.filter { $0.makeRandomAccess()[0].bytes != nil }.map { try ItemRow.item(from: $0, contents: contents) },
+            databaseNow: try columns[13].decode(Double.self), sequences: try columns[14].decode([Int64].self), items: items,
             live: counts[0], ahead: counts[1], holderAhead: counts[2])
         guard windows.sequences.count == sequences, counts.allSatisfy({ $0.count == requests.count }) else {
             throw PostgresStoreError.unreadableRow("lock_windows returned counts or sequences for other requests")

@@ -25,10 +25,11 @@ struct PostgresLiveCountsTests {
             "DELETE FROM alertd.migrations WHERE name = 'countLiveItems'",
             """
             INSERT INTO alertd.items (ticket, session, content, priority, lane, dedupe_key, state, sequence, enqueued_at,
-                lease_until, at_head)
+                expires_at, lease_until, at_head)
             SELECT 'old' || g, 's' || (g % 3), '{"alert":"app/x"}', (g % 4) * 100, (ARRAY['modal', 'toast', 'hud'])[1 + g % 3],
                 'old' || g, (ARRAY['queued', 'queued', 'done', 'presenting', 'cancelled'])[1 + g % 5],
-                nextval('alertd.item_sequence'), 0, CASE WHEN g % 5 = 3 THEN 1e12 END, g % 7 = 0
+                nextval('alertd.item_sequence'), 0, CASE WHEN g % 4 = 1 THEN 1e12 END, CASE WHEN g % 5 = 3 THEN 1e12 END,
+                g % 7 = 0
             FROM generate_series(1, 300) AS g
             WHERE g % 5 <> 3 OR g % 3 = 2
             """,
@@ -67,8 +68,9 @@ struct PostgresLiveCountsTests {
         let rows = try await store.pool.query(
             """
             WITH counted AS (
-                SELECT session, lane, at_head, priority, state, count(*) AS n FROM alertd.items
-                WHERE state IN ('queued', 'presenting') GROUP BY session, lane, at_head, priority, state)
+                SELECT session, lane, at_head, priority, state, expires_at IS NOT NULL AS timed, count(*) AS n
+                FROM alertd.items WHERE state IN ('queued', 'presenting')
+                GROUP BY session, lane, at_head, priority, state, expires_at IS NOT NULL)
             SELECT count(*)::int FROM (
                 (SELECT * FROM counted EXCEPT SELECT * FROM alertd.live_counts)
                 UNION ALL
