@@ -1,12 +1,11 @@
 import PostgresNIO
 
 /// The functions a step's first round trip calls once steps read windows (migration
-/// `windowFunctions`). In `lock_windows`, a statement that reads `alertd.items` or
-/// `alertd.live_counts` is planned at each call (`EXECUTE`), as in `lockSessionFunctionV2`: a
-/// plan kept from a small table could read every live item (`enqueue_counted` and `claim_next`
-/// keep plans made with sequential scans off instead). The others keep their plans. A read that a call does not need (a
-/// ticket, HUDs, counts, the lease and TTL checks of a batch with nothing presenting or timed)
-/// is not run, so not planned either: planning costs more than most of these reads.
+/// `windowFunctions`). A statement that reads `alertd.items` is planned at each call (`EXECUTE`),
+/// as in `lockSessionFunctionV2`: a plan kept from a small table could read every live item.
+/// The others keep their plans. A read that a call does not need (a ticket, HUDs, counts, the
+/// lease and TTL checks of a batch with nothing presenting or timed) is not run, so not planned
+/// either: planning costs more than most of these reads.
 extension PostgresQueueStore {
     /// The columns every row of `lock_windows` carries after the item's: the database's `now()`,
     /// the fresh sequences, and the counts.
@@ -115,13 +114,15 @@ extension PostgresQueueStore {
     /// `alertd.enqueue_counted(...)`: `alertd.enqueue_items` (same arguments, same enqueues held
     /// back) without reading the sessions' live items. One read (`enqueueCounts`) gives each
     /// enqueue the live items of its session and the queued items ahead of it, counted before its
-    /// insert, finds the sessions where a live item has an enqueue's key, and the sessions
-    /// where something presents or a queued item has a TTL: only those are read further, for a
+    /// insert, and the sessions where something presents or a queued item has a TTL: only those
+    /// are read further, for a
     /// lease or TTL ended by the enqueue's time plus a millisecond (the policy compares `Date`s).
     /// A HUD where a HUD is queued, and the limit, are told by the counts. Its plans are made once
-    /// per connection with sequential scans off, as `claim_next`'s: every read is a lookup of a
-    /// unique index (`live_counts`' key, `items_live_dedupe`), whatever the table's size when
-    /// planned, and planning at each call cost as much as the rest of a batch. It returns one row:
+    /// per connection with sequential scans off: the counts read `live_counts` through its key
+    /// (its only index) whatever the table's size when planned, and planning them at each call
+    /// cost as much as the rest of a batch. The reads of `alertd.items` (the live duplicates
+    /// through `items_live_dedupe`, the ended leases and TTLs) are planned at each call, where
+    /// a kept plan could take `items_census` and read every live item. It returns one row:
     /// `now()`, the sequences, the sessions held back, and the two counts per enqueue, which give
     /// the policy its answers over an empty window.
     static let enqueueCountedFunction: PostgresQuery = """
@@ -147,6 +148,12 @@ extension PostgresQueueStore {
                 v_next := v_next || nextval('alertd.item_sequence');
             END LOOP;
             \(unescaped: enqueueCounts) INTO v_live, v_ahead, v_held_back, v_check;
+            EXECUTE $query$
+                SELECT coalesce(array_agg(n.session), '{}') FROM unnest($1::text[], $2::text[]) AS n(session, dedupe_key)
+                WHERE EXISTS (SELECT 1 FROM alertd.items AS i
+                    WHERE i.session = n.session AND i.dedupe_key = n.dedupe_key AND i.state IN ('queued', 'presenting'))
+                $query$ INTO v_ended USING p_sessions, p_dedupe_keys;
+            v_held_back := v_held_back || v_ended;
             IF cardinality(v_check) > 0 THEN
                 EXECUTE $query$
                     SELECT coalesce(array_agg(n.session), '{}') FROM unnest($1, $2) AS n(session, at)
@@ -203,13 +210,12 @@ extension PostgresQueueStore {
                 AND (c.at_head OR c.priority >= r.priority)) AS a ON true
         """
 
-    /// `windowCounts` for a batch of enqueues (with their dedupe keys), and two arrays of
-    /// sessions more: those held back because a live item has an enqueue's key
-    /// (`items_live_dedupe`) or a HUD enqueue meets a queued HUD; and those where an item
-    /// presents or a queued item has a TTL, which may have ended.
+    /// `windowCounts` for a batch of enqueues, and two arrays of sessions more: those held back
+    /// because a HUD enqueue meets a queued HUD; and those where an item presents or a queued
+    /// item has a TTL, which may have ended. It reads `live_counts` alone, through its key.
     static let enqueueCounts = """
         SELECT array_agg(coalesce(l.n, 0) ORDER BY r.ord), array_agg(coalesce(a.n, 0) ORDER BY r.ord),
-            coalesce(array_agg(r.session) FILTER (WHERE d.held OR (r.lane = 'hud' AND l.huds)), '{}'),
+            coalesce(array_agg(r.session) FILTER (WHERE r.lane = 'hud' AND l.huds), '{}'),
             coalesce(array_agg(r.session) FILTER (WHERE l.may_end), '{}')
         FROM unnest(p_sessions, p_lanes, p_priorities, p_at_heads, p_dedupe_keys) WITH ORDINALITY
             AS r(session, lane, priority, at_head, dedupe_key, ord)
@@ -221,9 +227,6 @@ extension PostgresQueueStore {
             SELECT sum(c.n) AS n FROM alertd.live_counts AS c
             WHERE c.session = r.session AND c.lane = r.lane AND c.state = 'queued' AND NOT r.at_head
                 AND (c.at_head OR c.priority >= r.priority)) AS a ON true
-        LEFT JOIN LATERAL (
-            SELECT true AS held FROM alertd.items AS i
-            WHERE i.session = r.session AND i.dedupe_key = r.dedupe_key AND i.state IN ('queued', 'presenting')) AS d ON true
         """
 
     /// PL/pgSQL that sets `v_holder_ahead[i]` to the queued items ahead of the queued item
