@@ -117,12 +117,13 @@ extension PostgresQueueStore {
     /// insert, and the sessions where something presents or a queued item has a TTL: only those
     /// are read further, for a
     /// lease or TTL ended by the enqueue's time plus a millisecond (the policy compares `Date`s).
-    /// A HUD where a HUD is queued, and the limit, are told by the counts. Its plans are made once
-    /// per connection with sequential scans off: the counts read `live_counts` through its key
-    /// (its only index) whatever the table's size when planned, and planning them at each call
-    /// cost as much as the rest of a batch. The reads of `alertd.items` (the live duplicates
-    /// through `items_live_dedupe`, the ended leases and TTLs) are planned at each call, where
-    /// a kept plan could take `items_census` and read every live item. It returns one row:
+    /// A HUD where a HUD is queued, and the limit, are told by the counts; a live duplicate by
+    /// the insert, which skips it (`ON CONFLICT` on `items_live_dedupe`), then removes the rows it
+    /// inserted in that session. Its plans are made once per connection with sequential scans
+    /// off: the counts read `live_counts` through its key (its only index) whatever the table's
+    /// size when planned, and planning them at each call cost as much as the rest of a batch. The
+    /// read of `alertd.items` for ended leases and TTLs is planned at each call, where a kept plan
+    /// could take `items_census` and read every live item. It returns one row:
     /// `now()`, the sequences, the sessions held back, and the two counts per enqueue, which give
     /// the policy its answers over an empty window.
     static let enqueueCountedFunction: PostgresQuery = """
@@ -148,12 +149,6 @@ extension PostgresQueueStore {
                 v_next := v_next || nextval('alertd.item_sequence');
             END LOOP;
             \(unescaped: enqueueCounts) INTO v_live, v_ahead, v_held_back, v_check;
-            EXECUTE $query$
-                SELECT coalesce(array_agg(n.session), '{}') FROM unnest($1::text[], $2::text[]) AS n(session, dedupe_key)
-                WHERE EXISTS (SELECT 1 FROM alertd.items AS i
-                    WHERE i.session = n.session AND i.dedupe_key = n.dedupe_key AND i.state IN ('queued', 'presenting'))
-                $query$ INTO v_ended USING p_sessions, p_dedupe_keys;
-            v_held_back := v_held_back || v_ended;
             IF cardinality(v_check) > 0 THEN
                 EXECUTE $query$
                     SELECT coalesce(array_agg(n.session), '{}') FROM unnest($1, $2) AS n(session, at)
@@ -178,18 +173,30 @@ extension PostgresQueueStore {
                 HAVING count(*) > 1 AND bool_or(n.ttl <> 'NaN') OR count(*) + max(n.live) > p_max_live
             ) AS h;
             SELECT coalesce(array_agg(DISTINCT h), '{}') INTO v_held_back FROM unnest(v_held_back) AS h;
-            INSERT INTO alertd.items (ticket, session, content, priority, lane, dedupe_key, state, sequence,
-                enqueued_at, expires_at, deliveries, lease_until, at_head)
-            SELECT n.ticket, n.session, n.content::jsonb, n.priority, n.lane, n.dedupe_key, 'queued', n.sequence, n.at,
-                coalesce(nullif(n.expires, 'NaN'), n.at + nullif(n.ttl, 'NaN')), 0, NULL, n.at_head
-            FROM (
-                SELECT u.*, coalesce(nullif(u.now, 'NaN'), v_now) AS at
-                FROM unnest(p_tickets, p_sessions, p_contents, p_priorities, p_lanes, p_dedupe_keys, v_next, p_ttls,
-                    p_expires, p_at_heads, p_nows)
-                    AS u(ticket, session, content, priority, lane, dedupe_key, sequence, ttl, expires, at_head, now)
-            ) AS n
-            WHERE n.session <> ALL(v_held_back)
-            ORDER BY n.sequence;
+            -- A live duplicate is found by the insert itself (the unique index decides, with no
+            -- plan to choose): its session is held back, and what the batch inserted there removed.
+            WITH inserted AS (
+                INSERT INTO alertd.items (ticket, session, content, priority, lane, dedupe_key, state, sequence,
+                    enqueued_at, expires_at, deliveries, lease_until, at_head)
+                SELECT n.ticket, n.session, n.content::jsonb, n.priority, n.lane, n.dedupe_key, 'queued', n.sequence, n.at,
+                    coalesce(nullif(n.expires, 'NaN'), n.at + nullif(n.ttl, 'NaN')), 0, NULL, n.at_head
+                FROM (
+                    SELECT u.*, coalesce(nullif(u.now, 'NaN'), v_now) AS at
+                    FROM unnest(p_tickets, p_sessions, p_contents, p_priorities, p_lanes, p_dedupe_keys, v_next, p_ttls,
+                        p_expires, p_at_heads, p_nows)
+                        AS u(ticket, session, content, priority, lane, dedupe_key, sequence, ttl, expires, at_head, now)
+                ) AS n
+                WHERE n.session <> ALL(v_held_back)
+                ORDER BY n.sequence
+                ON CONFLICT (session, dedupe_key) WHERE state IN ('queued', 'presenting') DO NOTHING
+                RETURNING ticket)
+            SELECT coalesce(array_agg(DISTINCT u.session), '{}') INTO v_ended
+            FROM unnest(p_tickets, p_sessions) AS u(ticket, session)
+            WHERE u.session <> ALL(v_held_back) AND u.ticket NOT IN (SELECT ticket FROM inserted);
+            IF cardinality(v_ended) > 0 THEN
+                DELETE FROM alertd.items WHERE ticket = ANY(p_tickets) AND session = ANY(v_ended);
+                v_held_back := v_held_back || v_ended;
+            END IF;
             RETURN QUERY SELECT v_now, v_next, v_held_back, v_live, v_ahead;
         END
         $$
