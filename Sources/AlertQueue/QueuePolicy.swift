@@ -119,7 +119,7 @@ public struct QueuePolicy: Sendable, Equatable {
     /// dedupe key. A new HUD cancels the session's queued HUDs.
     ///
     /// The PostgreSQL store inserts a batch of enqueues in one statement where none of these
-    /// rules but the insert applies (`alertd.enqueue_items` tells those cases apart in SQL, and
+    /// rules but the insert applies (`alertd.enqueue_counted` tells those cases apart in SQL, and
     /// this function, run on the same items, must agree). A rule added here needs its case there.
     /// - Throws: `QueueError.queueFull` when the session would hold more than `maxQueueLength`
     ///   live items; `items` is then left as prepared.

@@ -22,3 +22,18 @@ extension SessionItems {
         public static let none = Unloaded(live: 0)
     }
 }
+
+extension SessionItems.Unloaded {
+    /// What `window` (the items a store read, as read) leaves out of counts the store keeps over
+    /// every item: `live` live items in the session, and for each of `positioned` (an item to
+    /// queue or one of the window) `ahead` queued items of its lane delivered before it.
+    public init(window: [QueueItem], live: Int, positioned: [(item: QueueItem, ahead: Int)]) {
+        self.init(live: live - window.filter(\.state.isLive).count)
+        for (item, ahead) in positioned where item.state == .queued {
+            let loaded = window.filter {
+                $0.state == .queued && $0.lane == item.lane && $0.ticket != item.ticket && QueuePolicy.precedes($0, item)
+            }
+            queuedAhead[item.ticket] = ahead - loaded.count
+        }
+    }
+}

@@ -6,7 +6,8 @@ import PostgresNIO
 /// `next`: the claim, serialized per session by the session's row lock; the database keeps it
 /// right while instances race.
 extension PostgresQueueStore {
-    /// One delivery, in one transaction:
+    /// One delivery, in one statement and so one transaction (`alertd.claim_next`, see
+    /// `claimNextFunction`):
     /// 1. Locks the session's row (`FOR UPDATE`), so that claims of one session take turns.
     ///    Without it, two instances claiming at once could each take a different modal — the
     ///    second skipping the first, locked by the other (`SKIP LOCKED`) — and whichever
@@ -14,82 +15,27 @@ extension PostgresQueueStore {
     ///    `MultiInstanceTests`). Claims of different sessions never wait for each other.
     /// 2. Ends the leases and TTLs that passed, as `QueuePolicy.prepare` does.
     /// 3. Claims the best queued item of the free lanes in the documented order (chains first,
-    ///    newest first; then priority, higher first; then enqueue order) with
-    ///    `FOR UPDATE SKIP LOCKED`.
+    ///    newest first; then priority, higher first; then enqueue order), taken from the first
+    ///    entries of each lane's indexes rather than by sorting the session's queue.
     /// 4. Marks it presenting with a lease; a HUD ends the session's other presenting HUDs.
     ///
     /// The partial unique index `items_one_presenting` still guarantees one presenting modal per
     /// session whatever the path: a unique violation is answered by `perform` running the claim
     /// again, which then sees the lane busy.
     func claimNext(session: String, now callerNow: Date, on connection: PostgresConnection) async throws -> QueueItem? {
-        try await connection.transaction(logger: logger) { connection in
-            let now =
-                switch options.clock {
-                case .caller: callerNow.timeIntervalSince1970
-                case .database: try await databaseNow(on: connection)
-                }
-            try await connection.query(
-                "SELECT 1 FROM alertd.sessions WHERE session = \(session) FOR UPDATE", logger: logger)
-            try await connection.query(prepare(session: session, now: now), logger: logger)
-            let rows = try await connection.query(claim(session: session, now: now), logger: logger).collect()
-            guard let row = rows.first else { return nil }
-            let delivered = try ItemRow.item(from: row, contents: contents)
-            if delivered.lane == .hud {
-                try await connection.query(
-                    """
-                    UPDATE alertd.items SET state = 'done', lease_until = NULL
-                    WHERE session = \(session) AND lane = 'hud' AND state = 'presenting' AND ticket <> \(delivered.ticket)
-                    """, logger: logger)
+        let settings = policy.settings
+        let (now, leaseUntil) =
+            switch options.clock {
+            case .caller:
+                (callerNow.timeIntervalSince1970, callerNow.addingTimeInterval(settings.leaseDuration).timeIntervalSince1970)
+            case .database: (Double.nan, Double.nan)
             }
-            return delivered
-        }
-    }
-
-    /// `QueuePolicy.prepare` in SQL: a presenting item whose lease ended is queued again, or dead
-    /// after `maxDeliveries`; then a queued item past its TTL (one just requeued too) is expired.
-    private func prepare(session: String, now: Double) -> PostgresQuery {
-        """
-        UPDATE alertd.items SET
-            state = CASE
-                WHEN state = 'presenting' AND deliveries >= \(policy.settings.maxDeliveries) THEN 'dead'
-                WHEN expires_at <= \(now) THEN 'expired'
-                ELSE 'queued' END,
-            lease_until = NULL
-        WHERE session = \(session)
-          AND ((state = 'presenting' AND lease_until <= \(now)) OR (state = 'queued' AND expires_at <= \(now)))
-        """
-    }
-
-    /// The claim. A lane is free when nothing of it presents (`hud` always) and, for modal and
-    /// toast, the session holds no hold at `now`.
-    private func claim(session: String, now: Double) -> PostgresQuery {
-        let leaseUntil = Date(timeIntervalSince1970: now).addingTimeInterval(policy.settings.leaseDuration)
-        return """
-        WITH candidate AS (
-            SELECT i.ticket FROM alertd.items AS i
-            WHERE i.session = \(session) AND i.state = 'queued'
-              AND (i.expires_at IS NULL OR i.expires_at > \(now))
-              AND (i.lane = 'hud' OR (
-                  NOT EXISTS (
-                      SELECT 1 FROM alertd.sessions AS h WHERE h.session = i.session AND h.hold_until > \(now))
-                  AND NOT EXISTS (
-                      SELECT 1 FROM alertd.items AS p
-                      WHERE p.session = i.session AND p.lane = i.lane AND p.state = 'presenting')))
-            ORDER BY i.at_head DESC, CASE WHEN i.at_head THEN i.sequence END DESC, i.priority DESC, i.sequence
-            LIMIT 1
-            FOR UPDATE OF i SKIP LOCKED
-        )
-        UPDATE alertd.items AS i
-        SET state = 'presenting', deliveries = i.deliveries + 1, lease_until = \(leaseUntil.timeIntervalSince1970)
-        FROM candidate WHERE i.ticket = candidate.ticket
-        RETURNING \(unescaped: ItemRow.columns(of: "i"))
-        """
-    }
-
-    /// PostgreSQL's `now()`: the start of the transaction, in seconds since 1970.
-    func databaseNow(on connection: PostgresConnection) async throws -> Double {
-        let rows = try await connection.query("SELECT extract(epoch FROM now())::float8", logger: logger).collect()
-        guard let row = rows.first else { throw PostgresStoreError.unreadableRow("now() returned no row") }
-        return try row.decode(Double.self)
+        let rows = try await connection.query(
+            """
+            SELECT * FROM alertd.claim_next(\(session), \(now)::float8, \(leaseUntil)::float8, \
+            \(settings.leaseDuration)::float8, \(settings.maxDeliveries)::integer)
+            """, logger: logger
+        ).collect()
+        return try rows.first.map { try ItemRow.item(from: $0, contents: contents) }
     }
 }

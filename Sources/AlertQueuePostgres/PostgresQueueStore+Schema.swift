@@ -86,6 +86,10 @@ extension PostgresQueueStore {
         Migration(name: "lockFunctionsPlanEachCall", statements: [lockSessionFunctionV2, lockSessionsFunctionV2]),
         Migration(name: "insertItemsFunction", statements: [insertItemsFunction]),
         Migration(name: "enqueueItemsFunction", statements: [enqueueItemsFunction]),
+        // Steps read a window of their session, not every live item (`SessionWindow`).
+        Migration(name: "indexWindows", statements: windowIndexes),
+        Migration(name: "countLiveItems", statements: liveCounts),
+        Migration(name: "windowFunctions", statements: [lockWindowsFunction, enqueueCountedFunction, claimNextFunction]),
     ]
 
     /// `alertd.lock_session(session, with_sequence, states, ticket)`: a write's first round trip.

@@ -5,9 +5,10 @@ import PostgresNIO
 
 /// The writes other than `next`. Each is one transaction that first locks the session's row of
 /// `alertd.sessions` (so writes of one session take turns, on every instance) and loads the
-/// session's live items `FOR UPDATE` (one round trip), lets `QueuePolicy` decide — exactly as the
-/// SQLite store does — and writes back what changed; it tells its caller whether something did,
-/// for the NOTIFY sent after the commit.
+/// window of the session's items the step can touch `FOR UPDATE` (one round trip,
+/// `lockWindows`; the listing and the cancel of everything load every live item), lets
+/// `QueuePolicy` decide — exactly as the SQLite store does — and writes back what changed; it
+/// tells its caller whether something did, for the NOTIFY sent after the commit.
 extension PostgresQueueStore {
     /// What locking a session gives a step.
     struct SessionLock {
@@ -52,19 +53,6 @@ extension PostgresQueueStore {
         return (lock, SessionItems(session: session, items: items))
     }
 
-    /// The session's items in `states`, and `ticket` whatever its state, locked for the transaction.
-    func loadLocked(
-        session: String, states: [ItemState], ticket: String? = nil, on connection: PostgresConnection
-    ) async throws -> SessionItems {
-        let rows = try await connection.query(
-            """
-            SELECT \(unescaped: ItemRow.columns) FROM alertd.items
-            WHERE session = \(session) AND (state = ANY(\(states.map(\.rawValue))::text[]) OR ticket = \(ticket))
-            ORDER BY sequence FOR UPDATE
-            """, logger: logger)
-        return SessionItems(session: session, items: try await ItemRow.items(from: rows, contents: contents))
-    }
-
     /// Writes a step's changes: updates first (they may free a dedupe key), then inserts. Returns
     /// whether there were any, which the caller NOTIFYs once committed (see `write(session:_:)`).
     @discardableResult
@@ -80,24 +68,25 @@ extension PostgresQueueStore {
 
     // MARK: - Steps
 
-    /// One enqueue: `BEGIN`, `lockAndLoad`, the insert, `COMMIT` (and the NOTIFY after it). The
-    /// policy finds a duplicate among the live items loaded. Should the insert still meet a live
-    /// item with its dedupe key (a writer the load did not see), the step writes nothing and is
-    /// answered with the item that holds the key, as a duplicate: a lone insert asks the unique
-    /// index with `ON CONFLICT DO NOTHING`; a step that also updates runs in a savepoint, rolled
-    /// back on the unique violation. `seeingLiveItems: false` loads nothing, which is how tests
-    /// take that path.
+    /// One enqueue: `BEGIN`, `lockWindows` (the window the enqueue can touch, and the counts
+    /// that place it), the insert, `COMMIT` (and the NOTIFY after it). The policy finds a
+    /// duplicate in the window, which holds the live item with the key. Should the insert still
+    /// meet a live item with its dedupe key (a writer the read did not see), the step writes
+    /// nothing and is answered with the item that holds the key, as a duplicate: a lone insert
+    /// asks the unique index with `ON CONFLICT DO NOTHING`; a step that also updates runs in a
+    /// savepoint, rolled back on the unique violation. `seeingLiveItems: false` reads nothing,
+    /// which is how tests take that path.
     func enqueue(
         _ new: NewItem, now: Date, seeingLiveItems: Bool = true, on connection: PostgresConnection
     ) async throws -> (EnqueueResult, changed: Bool) {
         try await connection.transaction(logger: logger) { connection in
-            let (lock, loaded) = try await lockAndLoad(
-                session: new.session, withSequence: true, states: seeingLiveItems ? [.queued, .presenting] : [],
-                on: connection)
-            let now = clock(caller: now, database: lock.databaseNow)
-            guard let sequence = lock.sequence else { throw PostgresStoreError.unreadableRow("no enqueue sequence") }
-            let candidate = policy.makeItem(new, ticket: QueueTicket.make(at: now), sequence: sequence, now: now)
-            var items = loaded
+            let request = seeingLiveItems ? WindowRequest.enqueue(new) : WindowRequest(session: new.session)
+            let window = try await lockWindows([request], sequences: 1, now: now, on: connection)
+            let now = clock(caller: now, database: window.databaseNow)
+            let candidate = policy.makeItem(new, ticket: QueueTicket.make(at: now), sequence: window.sequences[0], now: now)
+            var items =
+                seeingLiveItems
+                ? window.sessionItems(new.session, positioned: [(candidate, 0)]) : SessionItems(session: new.session, items: [])
             let result = try policy.enqueue(candidate, into: &items, now: now)
             guard result.created else { return (result, try await save(items, on: connection)) }
             if items.updated.isEmpty, items.inserted == [candidate] {
@@ -110,7 +99,8 @@ extension PostgresQueueStore {
                     return (result, true)
                 } catch let error as PSQLError where error.isUniqueViolation && error.constraint == "items_live_dedupe" {}
             }
-            var reloaded = try await loadLocked(session: new.session, states: [.queued, .presenting], on: connection)
+            let again = try await lockWindows([WindowRequest.enqueue(new)], sequences: 0, now: now, on: connection)
+            var reloaded = again.sessionItems(new.session, positioned: [(candidate, 0)])
             let duplicate = try policy.enqueue(candidate, into: &reloaded, now: now)
             guard !duplicate.created else { throw PostgresStoreError.unreadableRow("a live dedupe key held by no live item") }
             return (duplicate, try await save(reloaded, on: connection))
@@ -127,45 +117,50 @@ extension PostgresQueueStore {
         return try await connection.query(insert, logger: logger).collect().count == 1
     }
 
-    /// An ack: the chain's sequence is taken only when `chain` answers with one.
+    /// An ack: the window holds the ticket; when `chain` answers with an item, a second read
+    /// adds the live item with its key and the queued HUDs it would replace, and takes its sequence.
     func acknowledge(
         session: String, ticket: String, now: Date, chain: @Sendable (QueueItem) throws -> NewItem?,
         on connection: PostgresConnection
     ) async throws -> (Acknowledgement, changed: Bool) {
         try await connection.transaction(logger: logger) { connection in
-            let (lock, loaded) = try await lockAndLoad(
-                session: session, withSequence: false, states: [.queued, .presenting], ticket: ticket, on: connection)
-            let now = clock(caller: now, database: lock.databaseNow)
-            var items = loaded
+            let window = try await lockWindows(
+                [WindowRequest(session: session, ticket: ticket)], sequences: 0, now: now, on: connection)
+            let now = clock(caller: now, database: window.databaseNow)
+            var items = window.sessionItems(session)
             var chained: QueueItem?
             let acknowledged = try policy.acknowledged(ticket: ticket, in: items)
             let asked: NewItem?
             do { asked = try chain(acknowledged) } catch { throw CallerError(error: error) }
             if let new = asked {
-                let sequence = try await nextSequence(on: connection)
-                chained = policy.makeItem(new, ticket: QueueTicket.make(at: now), sequence: sequence, now: now)
+                let more = try await lockWindows(
+                    [WindowRequest(session: session, dedupeKey: new.dedupeKey, huds: new.lane == .hud)], sequences: 1,
+                    now: now, on: connection)
+                chained = policy.makeItem(new, ticket: QueueTicket.make(at: now), sequence: more.sequences[0], now: now)
+                items = SessionItems(session: session, items: window.adding(more))
             }
             let acknowledgement = try policy.acknowledge(ticket: ticket, chain: chained, in: &items, now: now)
             return (acknowledgement, try await save(items, on: connection))
         }
     }
 
-    /// A fresh enqueue sequence.
-    private func nextSequence(on connection: PostgresConnection) async throws -> Int64 {
-        let rows = try await connection.query("SELECT nextval('alertd.item_sequence')", logger: logger).collect()
-        guard let row = rows.first else { throw PostgresStoreError.unreadableRow("nextval returned no row") }
-        return try row.decode(Int64.self)
-    }
-
+    /// A cancel: of one ticket, its window; of every live item, all of them.
     func cancel(
         session: String, ticket: String?, now: Date, on connection: PostgresConnection
     ) async throws -> (Int, changed: Bool) {
         try await connection.transaction(logger: logger) { connection in
-            let (lock, loaded) = try await lockAndLoad(
-                session: session, withSequence: false, states: [.queued, .presenting], ticket: ticket, on: connection)
-            let now = clock(caller: now, database: lock.databaseNow)
-            var items = loaded
-            let cancelled = try policy.cancel(ticket: ticket, in: &items, now: now)
+            var items: SessionItems
+            let databaseNow: Double
+            if let ticket {
+                let window = try await lockWindows(
+                    [WindowRequest(session: session, ticket: ticket)], sequences: 0, now: now, on: connection)
+                (databaseNow, items) = (window.databaseNow, window.sessionItems(session))
+            } else {
+                let (lock, loaded) = try await lockAndLoad(
+                    session: session, withSequence: false, states: [.queued, .presenting], on: connection)
+                (databaseNow, items) = (lock.databaseNow, loaded)
+            }
+            let cancelled = try policy.cancel(ticket: ticket, in: &items, now: clock(caller: now, database: databaseNow))
             return (cancelled, try await save(items, on: connection))
         }
     }

@@ -8,8 +8,9 @@ import Locking
 /// Each call is one transaction on a connection of the store's pool (`PostgresPool`). The rules are
 /// `QueuePolicy`'s, as in the SQLite store; what must hold while instances race is held by the
 /// database itself: the writes of a session queue up behind a lock on its `alertd.sessions`
-/// row, `next` claims with `FOR UPDATE SKIP LOCKED`, and partial unique indexes allow one live
-/// item per dedupe key and one presenting modal and toast per session. Every write that changes
+/// row, and partial unique indexes allow one live item per dedupe key and one presenting modal
+/// and toast per session. A step reads only the window of its session it can touch, through
+/// indexes, with the rest counted (`SessionWindow`). Every write that changes
 /// a session NOTIFYs `options.channel` with the session id once it committed, gathered with
 /// others by `ChangeNotifier`; `listen(_:)` hears it on every instance.
 ///

@@ -29,8 +29,8 @@ public struct PostgresStoreError: Error, Sendable, Equatable, CustomStringConver
     /// A row this version cannot read (written by a newer one, or edited by hand).
     public static func unreadableRow(_ why: String) -> Self { .init(reason: .unreadableRow(why)) }
 
-    /// `alertd.enqueue_items` inserted enqueues (`tickets`) that `QueuePolicy`, run on the same
-    /// items, would not simply have inserted: the function's hold-back rules and the policy's
+    /// `alertd.enqueue_counted` inserted enqueues (`tickets`) that `QueuePolicy`, run over what
+    /// it counted, would not simply have inserted: the function's hold-back rules and the policy's
     /// enqueue rules differ, a bug. Their rows stay; the enqueues are answered with this error
     /// instead of the policy's answers (a retry finds them by their dedupe keys).
     static func policyDisagreement(tickets: [String]) -> Self { .init(reason: .policyDisagreement(tickets: tickets)) }
@@ -51,7 +51,7 @@ public struct PostgresStoreError: Error, Sendable, Equatable, CustomStringConver
         case .unreadableRow(let why):
             "The queue database holds a row alertd cannot read: \(why)."
         case .policyDisagreement(let tickets):
-            "alertd.enqueue_items inserted items the queue policy would not have inserted as they are "
+            "alertd.enqueue_counted inserted items the queue policy would not have inserted as they are "
                 + "(tickets \(tickets.joined(separator: ", "))): its rules and QueuePolicy.enqueue differ."
         }
     }

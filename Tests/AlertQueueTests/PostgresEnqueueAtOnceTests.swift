@@ -6,7 +6,7 @@ import Testing
 @testable import AlertQueue
 @testable import AlertQueuePostgres
 
-/// `alertd.enqueue_items`, which inserts a batch of enqueues in one statement for the sessions
+/// `alertd.enqueue_counted`, which inserts a batch of enqueues in one statement for the sessions
 /// where `QueuePolicy` would simply insert each one, and holds back the others. Here the function
 /// is called directly, on sessions set up through the store, to check its side of that promise:
 /// it inserts what it should, and holds back a session in every case where the policy would do
@@ -142,7 +142,7 @@ struct PostgresEnqueueAtOnceTests {
         #expect(try await store.items(session: "s3", now: at(1)).map(\.expiresAt) == [at(31)])
     }
 
-    /// Calls `alertd.enqueue_items` as the store does with the caller's clock; the sessions it held back.
+    /// Calls `alertd.enqueue_counted` as the store does with the caller's clock; the sessions it held back.
     private func enqueueItems(
         _ batch: [Enqueue], tickets: [String], now: Date, store: PostgresQueueStore
     ) async throws -> Set<String> {
@@ -150,7 +150,7 @@ struct PostgresEnqueueAtOnceTests {
         let expires = batch.map { enqueue in enqueue.ttl.map { now.addingTimeInterval($0).timeIntervalSince1970 } ?? .nan }
         let rows = try await store.pool.query(
             """
-            SELECT o_held_back FROM alertd.enqueue_items(\(BinaryArray(tickets))::text[], \
+            SELECT o_held_back FROM alertd.enqueue_counted(\(BinaryArray(tickets))::text[], \
             \(BinaryArray(batch.map(\.session)))::text[], \(BinaryArray(batch.map { _ in content }))::text[], \
             \(BinaryArray(batch.map { _ in Int64(500) }))::bigint[], \(BinaryArray(batch.map(\.lane.rawValue)))::text[], \
             \(BinaryArray(batch.map(\.key)))::text[], \(BinaryArray(batch.map { $0.ttl ?? .nan }))::float8[], \

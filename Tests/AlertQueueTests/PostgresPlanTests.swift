@@ -8,11 +8,20 @@ import Testing
 /// past the statistics they were made with.
 @Suite("PostgreSQL queue store plans")
 struct PostgresPlanTests {
-    /// A write's first statement (one session) and a batch's (several), each called with the
-    /// sessions `probe-1` and `probe-2` standing for `%@`.
+    /// A write's first statement (one session) and a batch's (several), `next`, and a batch of
+    /// enqueues, each called with `%@` standing for what makes its sessions and tickets its own.
     static let locks = [
         "alertd.lock_session('probe-%@', true, ARRAY['queued', 'presenting'], '')",
         "alertd.lock_sessions(ARRAY['probe-1%@', 'probe-2%@'], 2)",
+        """
+        alertd.lock_windows(ARRAY['probe-1%@', 'probe-2%@'], 2, 'NaN', ARRAY['', ''], ARRAY['k1', 'k2'], \
+        ARRAY[true, false], ARRAY['modal', 'hud'], ARRAY[500, 0]::bigint[], ARRAY[false, false])
+        """,
+        "alertd.claim_next('probe-%@', 'NaN', 'NaN', 30, 5)",
+        """
+        alertd.enqueue_counted(ARRAY['ticket-%@'], ARRAY['probe-%@'], ARRAY['{"alert":"app/x"}'], ARRAY[500]::bigint[], \
+        ARRAY['modal'], ARRAY['k-%@'], ARRAY['NaN']::float8[], ARRAY['NaN']::float8[], ARRAY[false], ARRAY['NaN']::float8[], 100)
+        """,
     ]
 
     @Test(

@@ -3,7 +3,9 @@
 # and enqueue -> next -> ack cycles (cycle.c), into sessions holding LONG (10,000) queued items
 # beside the same into empty sessions; each rate and the ratio empty / long. Prints figures,
 # asserts nothing; the server listens on 127.0.0.1.
-# The long sessions are filled in the SQLite file while the server is stopped: copies of an
+# STORE=sqlite (the default): the long sessions are filled in the SQLite file while the server
+# is stopped. STORE=postgres: on a throwaway PostgreSQL cluster (postgres-cluster.sh, removed
+# at exit), filled with one INSERT ... SELECT while the server runs. Either way with copies of an
 # item queued through the API, at priority 0, so that a cycle's own item is delivered first.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -13,16 +15,32 @@ DURATION=${DURATION:-5s}
 ROUNDS=${ROUNDS:-3}
 LONG=${LONG:-10000}
 CYCLE_SESSIONS=${CYCLE_SESSIONS:-8}
+STORE=${STORE:-sqlite}
 ENQUEUE_SESSIONS=4
 ADMIN=bench-admin-token
-work=$(mktemp -d)
 server=
-trap '[ -n "$server" ] && kill "$server" 2>/dev/null; wait 2>/dev/null; rm -rf "$work"' EXIT
+if [ "$STORE" = postgres ]; then
+  PG_BIN=${PG_BIN:-/usr/lib/postgresql/15/bin}
+  POOL=${POOL:-10}
+  . scripts/bench/postgres-cluster.sh
+  trap '[ -n "$server" ] && kill "$server" 2>/dev/null; wait 2>/dev/null; cleanup' EXIT
+  start_cluster
+  psql -d postgres -c "CREATE DATABASE alertd"
+  store_url="postgres://postgres@127.0.0.1:$PGPORT/alertd?sslmode=disable"
+  store_args=(--store "$store_url" --store-pool-size "$POOL")
+  data_dir=$work/alertd
+  mkdir -p "$data_dir"
+else
+  work=$(mktemp -d)
+  trap '[ -n "$server" ] && kill "$server" 2>/dev/null; wait 2>/dev/null; rm -rf "$work"' EXIT
+  store_args=(--store "sqlite:$work/alertd.sqlite")
+  data_dir=$work
+fi
 ulimit -n "$(ulimit -Hn)"
 api="http://127.0.0.1:$PORT"
 
 start_server() {
-  "$ALERTD_BIN" serve --host 127.0.0.1 --port "$PORT" --store "sqlite:$work/alertd.sqlite" --data-dir "$work" \
+  "$ALERTD_BIN" serve --host 127.0.0.1 --port "$PORT" "${store_args[@]}" --data-dir "$data_dir" \
     --admin-token "$ADMIN" --per-client-connection-limit 0 --max-queue-length 1000000 --log-level warning \
     >>"$work/server.log" 2>&1 &
   server=$!
@@ -34,14 +52,24 @@ start_server
 curl -sf -X POST -H "Authorization: Bearer $ADMIN" -H "Content-Type: application/json" \
   -d '{"alert":"app/newMessages","params":{"count":1,"sender":"s"},"priority":0,"dedupeKey":"template"}' \
   "$api/v1/sessions/template/queue" >/dev/null
-stop_server
 long_sessions=()
 for round in $(seq "$ROUNDS"); do
   for i in $(seq 0 $((ENQUEUE_SESSIONS - 1))); do long_sessions+=("lenq-$round-$i"); done
   for i in $(seq "$CYCLE_SESSIONS"); do long_sessions+=("lcyc-$round-$i"); done
 done
-echo "== filling ${#long_sessions[@]} sessions with $LONG queued items each"
-python3 - "$work/alertd.sqlite" "$LONG" "${long_sessions[@]}" <<'PY'
+echo "== filling ${#long_sessions[@]} sessions with $LONG queued items each ($STORE)"
+if [ "$STORE" = postgres ]; then
+  psql -d alertd -v ON_ERROR_STOP=1 -v long="$LONG" -v sessions="{$(IFS=,; echo "${long_sessions[*]}")}" <<'SQL'
+INSERT INTO alertd.items (ticket, session, content, priority, lane, dedupe_key, state, sequence, enqueued_at, at_head)
+SELECT 'fill-' || s.session || '-' || g, s.session, t.content, 0, t.lane, 'fill-' || g, 'queued',
+    nextval('alertd.item_sequence'), extract(epoch FROM now()), false
+FROM alertd.items AS t, unnest(:'sessions'::text[]) AS s(session), generate_series(1, :long) AS g
+WHERE t.session = 'template';
+ANALYZE alertd.items;
+SQL
+else
+  stop_server
+  python3 - "$work/alertd.sqlite" "$LONG" "${long_sessions[@]}" <<'PY'
 import sqlite3, sys, time
 db = sqlite3.connect(sys.argv[1])
 count, sessions = int(sys.argv[2]), sys.argv[3:]
@@ -56,7 +84,8 @@ db.executemany("INSERT INTO items (ticket, session, content, priority, lane, ded
                "expires_at, deliveries, lease_until, at_head) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
 db.commit()
 PY
-start_server
+  start_server
+fi
 
 # enqueues/s into the sessions $1-0 … $1-($2-1), round $3
 enqueue_rate() {
