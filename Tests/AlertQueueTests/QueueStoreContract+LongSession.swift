@@ -6,12 +6,13 @@ import Testing
 /// A store may read a window of a long session instead of every item; what it answers must
 /// still be what `QueuePolicy` decides over every item (`FullScanModel`), step by step.
 extension QueueStoreContract {
-    @Test("A session of 2,000 items answers every step as a full scan would", arguments: StoreFactory.all)
+    @Test("A session of 1,000 items answers every step as a full scan would", arguments: StoreFactory.all)
     func longSession(_ factory: StoreFactory) async throws {
-        let settings = QueueSettings(leaseDuration: 30, maxDeliveries: 2, maxQueueLength: 1_500)
+        // A limit the session reaches, so that refusals are compared too
+        let settings = QueueSettings(leaseDuration: 30, maxDeliveries: 2, maxQueueLength: LongSessionRun.items / 2)
         try await factory.withStore(settings) { store in
             var run = LongSessionRun(store: store, model: FullScanModel(settings: settings, session: session))
-            // Given: 2,000 enqueues, with deliveries, acks, chains, cancels and holds among them
+            // Given: 1,000 enqueues, with deliveries, acks, chains, cancels and holds among them
             for index in 0..<LongSessionRun.items {
                 try await run.enqueue(index: index)
                 if index % 7 == 0 { try await run.next() }
@@ -35,17 +36,20 @@ extension QueueStoreContract {
             try await run.compareListings()
             let left = run.model.items.filter { $0.state.isLive }.count
             #expect(left == 0)
+            #expect(run.refusals > 0, "the queue limit was never reached")
         }
     }
 }
 
 /// One run of `longSession`: each step asked of the store and of the model, the answers compared.
 private struct LongSessionRun {
-    static let items = Int(ProcessInfo.processInfo.environment["LONG_SESSION_ITEMS"] ?? "") ?? 2_000
+    static let items = Int(ProcessInfo.processInfo.environment["LONG_SESSION_ITEMS"] ?? "") ?? 1_000
     let store: any QueueStore
     var model: FullScanModel
     var now = t0
     var random = SplitMix64(seed: 7)
+    /// Enqueues refused alike by the store and the model (the queue was full).
+    var refusals = 0
 
     private var tickets: [String] { model.items.map(\.ticket) }
 
@@ -78,6 +82,7 @@ private struct LongSessionRun {
             try #require(got.delivered == want.delivered, "delivery after enqueue \(index)")
         case (.failure(let got), .failure(let want)):
             try #require(got == want, "enqueue \(index)")
+            refusals += 1
         default:
             Issue.record("enqueue \(index): the store answered \(stored), a full scan \(expected)")
             throw CancellationError()
