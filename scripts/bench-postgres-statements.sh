@@ -34,16 +34,17 @@ psql -d alertd -c "SELECT pg_stat_statements_reset()" >/dev/null
 echo "== alertd enqueues, 32 connections, $DURATION, PostgreSQL $(psql -d alertd -tAc 'SHOW server_version') (--store-pool-size $POOL)"
 ADMIN=$ADMIN ROUND=counted wrk -t2 -c32 -d"$DURATION" -s scripts/bench/enqueue.lua "http://127.0.0.1:$PORT" | grep -E "Requests/sec|Non-2xx|Socket errors"
 
-# A batch is one call of alertd.enqueue_items (at once) or of alertd.insert_items (the general
-# way, for what the first held back; none here, where every enqueue is new); its rows are the
-# enqueues it carried.
+# A batch is one call of alertd.enqueue_counted (at once) or of alertd.insert_items (the general
+# way, for what the first held back; none here, where every enqueue is new). Its enqueues are
+# the sessions it stamps: this workload spreads them over 10,000 sessions, so two of a batch
+# share one rarely.
 psql -d alertd <<'SQL'
 \pset footer off
 WITH batches AS (
   SELECT sum(calls) AS n FROM pg_stat_statements
-  WHERE query LIKE 'SELECT alertd.insert_items(%' OR query LIKE 'SELECT * FROM alertd.enqueue_items(%'
+  WHERE query LIKE 'SELECT alertd.insert_items(%' OR query LIKE 'SELECT * FROM alertd.enqueue_counted(%'
 ), enqueues AS (
-  SELECT sum(rows) AS n FROM pg_stat_statements WHERE query LIKE 'INSERT INTO alertd.items%'
+  SELECT sum(rows) AS n FROM pg_stat_statements WHERE query LIKE 'INSERT INTO alertd.sessions AS s (session)%SELECT DISTINCT%'
 )
 SELECT (SELECT n FROM batches) AS batches, (SELECT n FROM enqueues) AS enqueues,
   round((SELECT n FROM enqueues) / nullif((SELECT n FROM batches), 0), 1) AS "enqueues per batch";
