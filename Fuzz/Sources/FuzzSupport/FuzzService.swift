@@ -2,6 +2,8 @@ import AlertCatalogs
 import AlertQueue
 import AlertQueueSQLite
 import AlertServer
+import Dispatch
+import MicroHTTP
 
 /// The server as `alertd serve` builds it, with the built-in catalogs and an in-memory store
 /// (which the targets' rendering and validating never touch), shared by the fuzz targets that
@@ -16,4 +18,18 @@ public enum FuzzService {
             fatalError("cannot build the service: \(error)")
         }
     }()
+
+    /// The service's answer to `request`, waited for: a route that answers later (validate runs
+    /// on threads of its own) is answered all the same.
+    public static func answer(_ request: HTTPRequest) -> HTTPResponse {
+        final class Box: @unchecked Sendable { var response: HTTPResponse? }
+        let box = Box()
+        let done = DispatchSemaphore(value: 0)
+        Task {
+            box.response = await service.answer(request)
+            done.signal()
+        }
+        done.wait()
+        return box.response!
+    }
 }
