@@ -75,19 +75,13 @@ extension SessionWindow {
     /// how many queued items of its lane ahead of it. `live_counts` answers all but the place of
     /// an item already queued among those of its own priority, which its index counts.
     func unloaded(positioned: [QueueItem]) throws -> SessionItems.Unloaded {
-        let loadedLive = items.filter(\.state.isLive).count
         let live = try count(LiveCounts.liveSQL) { _ in }
-        var unloaded = SessionItems.Unloaded(live: live - loadedLive)
         // Every live item read (a short session): none is ahead outside the window.
-        if unloaded.live == 0 { return unloaded }
-        for item in positioned where item.state == .queued {
-            let ahead = try queuedAhead(of: item, stored: tickets.contains(item.ticket))
-            let loadedAhead = items.filter {
-                $0.state == .queued && $0.lane == item.lane && $0.ticket != item.ticket && QueuePolicy.precedes($0, item)
-            }
-            unloaded.queuedAhead[item.ticket] = ahead - loadedAhead.count
+        if live == items.filter(\.state.isLive).count { return .none }
+        let counted = try positioned.filter { $0.state == .queued }.map { item in
+            (item: item, ahead: try queuedAhead(of: item, stored: tickets.contains(item.ticket)))
         }
-        return unloaded
+        return SessionItems.Unloaded(window: items, live: live, positioned: counted)
     }
 
     /// The session's queued items of `item`'s lane delivered before it, loaded or not.
