@@ -164,6 +164,7 @@ let package = Package(
         .testTarget(
             name: "AlertSpecTests",
             dependencies: ["AlertSpec"],
+            resources: [.copy("Fixtures")],
             swiftSettings: swiftSettings
         ),
         .testTarget(

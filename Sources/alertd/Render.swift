@@ -16,6 +16,9 @@ struct Render: ParsableCommand {
     @Option(help: "Locale to render (default: the catalog's source language).")
     var locale: String?
 
+    @Option(help: "Device the text is for, as String Catalogs vary it: iphone, ipad, ipod, mac, watch, tv, vision or other (default: other).")
+    var device: String?
+
     @Option(name: .customLong("param"), help: "A parameter as name=value; repeat for several.")
     var parameters: [String] = []
 
@@ -23,6 +26,12 @@ struct Render: ParsableCommand {
 
     func run() throws {
         guard let id = AlertID(alert) else { throw ValidationError("expected catalog/type, got \"\(alert)\"") }
+        let device = try device.map { name in
+            guard let device = Device(query: name) else {
+                throw ValidationError("--device takes one of \(Device.queryNames.joined(separator: ", ")), got \"\(name)\"")
+            }
+            return device
+        } ?? .other
         var values: [String: ParameterValue] = [:]
         for parameter in parameters {
             guard let equals = parameter.firstIndex(of: "=") else {
@@ -32,7 +41,7 @@ struct Render: ParsableCommand {
         }
         do {
             let spec = try catalogFolder.registry(command: "alertd render").render(
-                catalog: id.catalog, type: id.type, parameters: values, locale: locale)
+                catalog: id.catalog, type: id.type, parameters: values, locale: locale, device: device)
             FileHandle.standardOutput.write(Data(try OrderedJSONEncoder().encode(spec) + [0x0A]))
         } catch let error as ParameterError {
             printError("alertd render: \(error)")

@@ -11,32 +11,55 @@ public protocol AlertCatalog: Sendable {
     var locales: [String] { get }
     /// Its alert types, in declaration order.
     var entries: [AlertTypeInfo] { get }
-    /// One alert as a validated, normalized draft in `locale` (one of `locales`; see
-    /// `locale(for:)`). Throws `CatalogError` for an unknown type, `ParameterError` for bad
-    /// parameters and `InvalidSpec` when the parameters make a spec that breaks the rules.
-    func draft(type: String, parameters: [String: ParameterValue], locale: String) throws -> SpecDraft
+    /// Whether a rendering can depend on the device (its String Catalog varies by device):
+    /// when not, renderings for every device are the same and are kept once.
+    var variesByDevice: Bool { get }
+    /// One alert as a validated, normalized draft for `context` (its locale one of `locales`;
+    /// see `context(for:acceptLanguage:device:)`). Throws `CatalogError` for an unknown type,
+    /// `ParameterError` for bad parameters and `InvalidSpec` when the parameters make a spec
+    /// that breaks the rules.
+    func draft(type: String, parameters: [String: ParameterValue], in context: RenderContext) throws -> SpecDraft
     /// The key that makes two queued alerts the same, when the alert decides it (messages from
     /// one sender replace each other); nil leaves it to type and parameters.
     func dedupeKey(type: String, parameters: [String: ParameterValue]) -> String?
-    /// `draft(type:parameters:locale:)` and `dedupeKey(type:parameters:)` together, as an
-    /// enqueue asks for both: a catalog that reads its parameters once for both does so here.
+    /// `draft(type:parameters:in:)` and `dedupeKey(type:parameters:)` together, as an enqueue
+    /// asks for both: a catalog that reads its parameters once for both does so here.
     func draftAndDedupeKey(
-        type: String, parameters: [String: ParameterValue], locale: String
+        type: String, parameters: [String: ParameterValue], in context: RenderContext
     ) throws -> (draft: SpecDraft, dedupeKey: String?)
 }
 
 extension AlertCatalog {
+    public var variesByDevice: Bool { false }
+
     public func dedupeKey(type: String, parameters: [String: ParameterValue]) -> String? { nil }
 
     public func draftAndDedupeKey(
+        type: String, parameters: [String: ParameterValue], in context: RenderContext
+    ) throws -> (draft: SpecDraft, dedupeKey: String?) {
+        (try draft(type: type, parameters: parameters, in: context), dedupeKey(type: type, parameters: parameters))
+    }
+
+    /// `draftAndDedupeKey(type:parameters:in:)` in `locale`, on no particular device.
+    public func draftAndDedupeKey(
         type: String, parameters: [String: ParameterValue], locale: String
     ) throws -> (draft: SpecDraft, dedupeKey: String?) {
-        (try draft(type: type, parameters: parameters, locale: locale), dedupeKey(type: type, parameters: parameters))
+        try draftAndDedupeKey(type: type, parameters: parameters, in: RenderContext(locale: locale))
+    }
+
+    /// The draft in `locale`, on no particular device.
+    public func draft(type: String, parameters: [String: ParameterValue], locale: String) throws -> SpecDraft {
+        try draft(type: type, parameters: parameters, in: RenderContext(locale: locale))
     }
 
     /// One alert rendered as a spec, id `name/type`.
+    public func render(type: String, parameters: [String: ParameterValue], in context: RenderContext) throws -> AlertSpec {
+        try draft(type: type, parameters: parameters, in: context).spec(id: "\(name)/\(type)", locale: context.locale)
+    }
+
+    /// One alert rendered as a spec in `locale`, on no particular device.
     public func render(type: String, parameters: [String: ParameterValue], locale: String) throws -> AlertSpec {
-        try draft(type: type, parameters: parameters, locale: locale).spec(id: "\(name)/\(type)", locale: locale)
+        try render(type: type, parameters: parameters, in: RenderContext(locale: locale))
     }
 
     /// The entry for a type, or nil.

@@ -42,8 +42,8 @@ public struct CatalogRegistry: Sendable, AlertDirectory {
         }
         do {
             return try StringCatalogLocalizer(contentsOf: url)
-        } catch let error as LocalizationError {
-            throw CatalogError.invalid(catalog: catalog, problems: error.problems)
+        } catch {
+            throw CatalogError.invalid(catalog: catalog, problems: ["\(catalog).xcstrings is not a String Catalog: \(error)"])
         }
     }
 
@@ -51,10 +51,10 @@ public struct CatalogRegistry: Sendable, AlertDirectory {
 
     /// Looks up a catalog and a type and renders it.
     public func render(
-        catalog name: String, type: String, parameters: [String: ParameterValue], locale requested: String?
+        catalog name: String, type: String, parameters: [String: ParameterValue], locale requested: String?, device: Device = .other
     ) throws -> AlertSpec {
         guard let catalog = byName[name] else { throw CatalogError.unknownCatalog(name) }
-        return try catalog.render(type: type, parameters: parameters, locale: catalog.locale(for: requested))
+        return try catalog.render(type: type, parameters: parameters, in: catalog.context(for: requested, device: device))
     }
 
     public func problem(alert: String, parameters: [String: ParameterValue]) -> (code: String, message: String)? {
@@ -98,5 +98,21 @@ extension AlertCatalog {
     /// among `locales`; see `LocaleNegotiation`.
     public func locale(for requested: String?, acceptLanguage: String? = nil) -> String {
         LocaleNegotiation.locale(query: requested, acceptLanguage: acceptLanguage, available: locales, source: sourceLanguage)
+    }
+
+    /// What to render for what the client asked: the catalog's locale as `locale(for:)` finds
+    /// it; the system words in that locale, or when the catalog has nothing closer to what was
+    /// asked than its source language, in the platform's own words for the request (a catalog
+    /// in English alone still shows a Japanese client Japanese OK and Cancel); the device when
+    /// the catalog varies by it, else `other`.
+    public func context(for requested: String?, acceptLanguage: String? = nil, device: Device = .other) -> RenderContext {
+        let locale = locale(for: requested, acceptLanguage: acceptLanguage)
+        var systemLocale = locale
+        if locale == sourceLanguage {
+            let system = LocaleNegotiation.locale(
+                query: requested, acceptLanguage: acceptLanguage, available: SystemWords.locales, source: sourceLanguage)
+            if PluralRules.language(of: system) != PluralRules.language(of: locale) { systemLocale = system }
+        }
+        return RenderContext(locale: locale, systemLocale: systemLocale, device: variesByDevice ? device : .other)
     }
 }

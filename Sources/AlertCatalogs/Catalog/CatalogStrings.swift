@@ -2,6 +2,24 @@ import AlertSpec
 import Foundation
 import Locking
 
+extension StringCatalog.Localization {
+    /// Its translation state as a whole: `translated` when every string unit is, else the
+    /// state of the first unit that is not (`needs_review`, `new`, `stale`).
+    var state: String {
+        let states = units.map { $0.state ?? "translated" }
+        return states.first { $0 != "translated" } ?? (states.isEmpty ? "new" : "translated")
+    }
+
+    /// Every string unit in it: its own, its variations', its substitutions'.
+    private var units: [StringCatalog.StringUnit] {
+        let variations = [variations?.device, variations?.plural].compactMap { $0 }.flatMap { $0.values.flatMap(\.units) }
+        let substituted = (substitutions ?? [:]).values.flatMap { substitution in
+            [substitution.variations?.device, substitution.variations?.plural].compactMap { $0 }.flatMap { $0.values.flatMap(\.units) }
+        }
+        return [stringUnit].compactMap { $0 } + variations + substituted
+    }
+}
+
 /// The translation state of a built-in catalog: every key its alerts use (found by rendering
 /// every sample in every locale) and every key of its String Catalog, with each key's state in
 /// each locale. `alertd catalog strings` prints it; `--missing` lists only the gaps.
@@ -42,7 +60,7 @@ public struct CatalogStrings: Sendable {
         for key in used.union(strings.strings.keys) {
             var byLocale: [String: String] = [:]
             for (locale, localization) in strings.strings[key]?.localizations ?? [:] {
-                byLocale[locale] = localization.isTranslated ? "translated" : (localization.stringUnit?.state ?? "needs_review")
+                byLocale[locale] = localization.state
             }
             states[key] = byLocale
         }
@@ -60,9 +78,10 @@ public final class KeyRecorder: Localizer {
 
     public var sourceLanguage: String { inner.sourceLanguage }
     public var locales: [String] { inner.locales }
+    public var variesByDevice: Bool { inner.variesByDevice }
 
-    public func string(_ text: LocalizedText, locale: String) -> String {
+    public func string(_ text: LocalizedText, in context: RenderContext) -> String {
         if text.table == .catalog { keys.withLock { _ = $0.insert(text.key) } }
-        return inner.string(text, locale: locale)
+        return inner.string(text, in: context)
     }
 }

@@ -1,5 +1,6 @@
 import AlertSpec
 import Foundation
+import Locking
 
 /// A catalog backed by an `AlertTarget` enum. Building one checks every case's sample: it must
 /// have a unique type, parameters that decode back into the case, and render a valid spec in
@@ -13,10 +14,16 @@ public struct EnumCatalog<Target: AlertTarget>: AlertCatalog {
 
     public var sourceLanguage: String { localizer.sourceLanguage }
     public var locales: [String] { localizer.locales }
+    public var variesByDevice: Bool { localizer.variesByDevice }
 
+    /// Checks every sample in every locale, on every device when the translations vary by one;
+    /// a translation problem of a key a sample uses is the catalog's problem, other keys'
+    /// problems are not.
     public init(name: String, _: Target.Type, localizer: any Localizer) throws {
         var entries: [AlertTypeInfo] = []
         var problems: [String] = []
+        let recorder = KeyRecorder(localizer)
+        let devices = localizer.variesByDevice ? Device.allCases : [.other]
         for sample in Target.samples {
             do {
                 let (type, example) = try Self.typeAndParameters(of: sample)
@@ -27,10 +34,13 @@ public struct EnumCatalog<Target: AlertTarget>: AlertCatalog {
                 let parameters = try ParameterDecoder.parameters(of: Target.self, type: type)
                 let rebuilt = try ParameterDecoder.decode(Target.self, type: type, parameters: example)
                 for locale in localizer.locales {
-                    do {
-                        _ = try validator.validated(try rebuilt.draft(locale: locale, localizer: localizer))
-                    } catch let invalid as InvalidSpec {
-                        problems += invalid.issues.map { "\(type) (\(locale)): \($0)" }
+                    for device in devices {
+                        do {
+                            _ = try validator.validated(try rebuilt.draft(in: RenderContext(locale: locale, device: device), localizer: recorder))
+                        } catch let invalid as InvalidSpec {
+                            let place = device == .other ? locale : "\(locale), \(device.rawValue)"
+                            problems += invalid.issues.map { "\(type) (\(place)): \($0)" }
+                        }
                     }
                 }
                 entries.append(AlertTypeInfo(type: type, kind: sample.kind, parameters: parameters, example: example))
@@ -39,6 +49,9 @@ public struct EnumCatalog<Target: AlertTarget>: AlertCatalog {
             }
         }
         if entries.isEmpty, problems.isEmpty { problems.append("no samples: list every case in `samples`") }
+        if let strings = localizer as? StringCatalogLocalizer {
+            problems += strings.problems(of: recorder.keys.withLock { $0 }).map { "String Catalog: \($0)" }
+        }
         guard problems.isEmpty else { throw CatalogError.invalid(catalog: name, problems: problems) }
         self.name = name
         self.entries = entries
@@ -46,8 +59,8 @@ public struct EnumCatalog<Target: AlertTarget>: AlertCatalog {
         self.known = Set(entries.map(\.type))
     }
 
-    public func draft(type: String, parameters: [String: ParameterValue], locale: String) throws -> SpecDraft {
-        try validator.validated(try target(type, parameters).draft(locale: locale, localizer: localizer))
+    public func draft(type: String, parameters: [String: ParameterValue], in context: RenderContext) throws -> SpecDraft {
+        try validator.validated(try target(type, parameters).draft(in: context, localizer: localizer))
     }
 
     public func dedupeKey(type: String, parameters: [String: ParameterValue]) -> String? {
@@ -56,10 +69,10 @@ public struct EnumCatalog<Target: AlertTarget>: AlertCatalog {
 
     /// Decodes the case once for both (decoding is a third of rendering a draft).
     public func draftAndDedupeKey(
-        type: String, parameters: [String: ParameterValue], locale: String
+        type: String, parameters: [String: ParameterValue], in context: RenderContext
     ) throws -> (draft: SpecDraft, dedupeKey: String?) {
         let target = try target(type, parameters)
-        return (try validator.validated(try target.draft(locale: locale, localizer: localizer)), target.dedupeKey)
+        return (try validator.validated(try target.draft(in: context, localizer: localizer)), target.dedupeKey)
     }
 
     /// The case of `type` with `parameters`.

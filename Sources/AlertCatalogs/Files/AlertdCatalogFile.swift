@@ -51,6 +51,14 @@ enum AlertdCatalogFile {
                 problems.error(type, "", "invalid-type", "A template must be an object (a spec draft), not \(tree.typeName).")
                 continue
             }
+            for (pointer, message) in FormattedText.problems(in: tree) {
+                problems.error(type, pointer, "invalid-formatted-text", message)
+            }
+            for (pointer, name) in TemplateText.systemWordProblems(in: tree) {
+                problems.error(
+                    type, pointer, "unknown-system-word",
+                    "\"\(name)\" is not a system word; use \(SystemText.allCases.map(\.rawValue).joined(separator: ", ")).")
+            }
             let template = SpecTemplate(placeholdersIn: tree, examples: examples[type] ?? [:])
             for name in (examples[type] ?? [:]).keys.sorted() where !template.parameters.contains(name) {
                 problems.error(

@@ -37,11 +37,18 @@ public struct FileCatalog: AlertCatalog {
     /// normalized by the validator.
     public let warnings: [CatalogProblem]
     let templates: [String: SpecTemplate]
+    public let variesByDevice: Bool
     /// The validated drafts of the templates without parameters (every Critical Moments
-    /// alert), by type and locale: they are the same on every request.
-    private let fixed: [String: [String: SpecDraft]]
-    private let translations: CatalogTranslations?
+    /// alert), by type and context, for each locale's own system words: the same on every
+    /// request.
+    private let fixed: [FixedKey: SpecDraft]
+    private let text: TemplateText
     private let validator = SpecValidator()
+
+    private struct FixedKey: Hashable {
+        var type: String
+        var context: RenderContext
+    }
 
     /// Reads and checks one catalog file; throws `CatalogFileError`.
     public init(contentsOf url: URL) throws {
@@ -84,10 +91,13 @@ public struct FileCatalog: AlertCatalog {
         }
 
         let translations = CatalogTranslations.load(besides: url, sourceLanguage: sourceLanguage, into: &problems)
+        translations?.check(used: templates.reduce(into: Set()) { $0.formUnion(TemplateText.keys(in: $1.template.tree)) }, into: &problems)
+        let text = TemplateText(translations: translations, systemButtons: format == .criticalMoments)
         let locales = translations?.locales ?? [sourceLanguage]
+        let devices = translations?.strings.variesByDevice == true ? Device.allCases : [.other]
         let validator = SpecValidator()
         var entries: [AlertTypeInfo] = []
-        var fixed: [String: [String: SpecDraft]] = [:]
+        var fixed: [FixedKey: SpecDraft] = [:]
         for (type, template) in templates.sorted(by: { $0.type < $1.type }) {
             guard CatalogDocument.isValidType(type) else {
                 problems.error(
@@ -95,20 +105,22 @@ public struct FileCatalog: AlertCatalog {
                     "\"\(type)\" cannot name an alert: start with a letter or digit, then use only letters, digits, ., _ and -.")
                 continue
             }
-            // Every alert is checked with its example in every locale, as the built-ins are.
+            // Every alert is checked with its example in every locale and device, as the built-ins are.
             var kind: AlertKind?
             for locale in locales {
-                let localized = Self.localize(template.tree, locale: locale, format: format, translations: translations)
-                let example = (try? template.filled(with: template.example, in: localized)) ?? localized
-                switch SpecReader.read(json: example) {
-                case .failure(let invalid):
-                    problems.add(invalid.issues, entry: type, map: template.pointers)
-                case .success(let draft):
-                    let result = validator.validate(draft)
-                    problems.add(
-                        result.errors, warnings: locale == sourceLanguage ? result.warnings : [], entry: type, map: template.pointers)
-                    if template.parameters.isEmpty { fixed[type, default: [:]][locale] = result.draft }
-                    kind = draft.kind
+                for device in devices {
+                    let context = RenderContext(locale: locale, device: device)
+                    let example = template.filled(with: template.example, in: text.localize(template.tree, in: context, values: template.example))
+                    switch SpecReader.read(json: example) {
+                    case .failure(let invalid):
+                        problems.add(invalid.issues, entry: type, map: template.pointers)
+                    case .success(let draft):
+                        let result = validator.validate(draft)
+                        let first = locale == sourceLanguage && device == .other
+                        problems.add(result.errors, warnings: first ? result.warnings : [], entry: type, map: template.pointers)
+                        if template.parameters.isEmpty { fixed[FixedKey(type: type, context: context)] = result.draft }
+                        kind = draft.kind
+                    }
                 }
             }
             if let kind {
@@ -121,7 +133,8 @@ public struct FileCatalog: AlertCatalog {
         self.name = name
         self.sourceLanguage = sourceLanguage
         self.locales = locales
-        self.translations = translations
+        self.text = text
+        self.variesByDevice = devices.count > 1
         self.entries = entries
         self.file = url.relativePath
         self.format = format
@@ -130,23 +143,15 @@ public struct FileCatalog: AlertCatalog {
         self.fixed = fixed
     }
 
-    public func draft(type: String, parameters: [String: ParameterValue], locale: String) throws -> SpecDraft {
+    public func draft(type: String, parameters: [String: ParameterValue], in context: RenderContext) throws -> SpecDraft {
         guard let template = templates[type] else { throw CatalogError.unknownType(catalog: name, type: type) }
-        let localized = Self.localize(template.tree, locale: locale, format: format, translations: translations)
-        let tree = try template.filled(with: parameters, in: localized)
-        if let draft = fixed[type]?[locale] { return draft }
+        let values = try template.typed(parameters)
+        if let draft = fixed[FixedKey(type: type, context: context)] { return draft }
+        let tree = template.filled(with: values, in: text.localize(template.tree, in: context, values: values))
         switch SpecReader.read(json: tree) {
         case .failure(let invalid): throw invalid
         case .success(let draft): return try validator.validated(draft)
         }
-    }
-
-    /// A template's tree in `locale`: translated text, and for Critical Moments configs the
-    /// standard OK and Cancel buttons in the platform's words.
-    static func localize(_ tree: JSONTree, locale: String, format: Format, translations: CatalogTranslations?) -> JSONTree {
-        let systemButtons = format == .criticalMoments
-        if let translations { return translations.localize(tree, locale: locale, systemButtons: systemButtons) }
-        return systemButtons ? CatalogTranslations.localize(tree, locale: locale, systemButtons: true) : tree
     }
 
     /// The format `root` is written in, by its shape; nil for neither.

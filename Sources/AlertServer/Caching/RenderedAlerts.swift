@@ -10,7 +10,7 @@ import MicroHTTP
 /// ```swift
 /// let alerts = RenderedAlerts(catalogs: registry)
 /// let checked = try alerts.check("app/newMessages", ["count": .integer(3), "sender": .string("Ann")]).get()
-/// let shown = try alerts.rendering("app/newMessages", parameters, locale: "fr", acceptLanguage: nil)
+/// let shown = try alerts.rendering("app/newMessages", parameters, asked: ClientAsk(locale: "fr"))
 /// shown.json   // the spec's bytes, as `OrderedJSONEncoder` writes them, sent without a copy
 /// ```
 struct RenderedAlerts: Sendable {
@@ -19,7 +19,7 @@ struct RenderedAlerts: Sendable {
     let cacheControl: String
     private let checks: BoundedCache<AlertKey, CheckedAlert>
     private let renderings: BoundedCache<RenderKey, Rendering>
-    private let locales: BoundedCache<LocaleKey, String>
+    private let contexts: BoundedCache<ContextKey, RenderContext>
     /// Counts the renderings' hits and misses (`alertd_render_cache_lookups_total`).
     private let metrics: ServiceMetrics?
 
@@ -32,7 +32,7 @@ struct RenderedAlerts: Sendable {
         self.metrics = metrics
         self.checks = BoundedCache(capacity: capacity)
         self.renderings = BoundedCache(capacity: capacity)
-        self.locales = BoundedCache(capacity: Self.negotiationCapacity)
+        self.contexts = BoundedCache(capacity: Self.negotiationCapacity)
     }
 
     /// Negotiated locales kept: clients send few distinct `Accept-Language` values.
@@ -43,18 +43,18 @@ struct RenderedAlerts: Sendable {
         var parameters: [String: ParameterValue]
     }
 
-    private struct LocaleKey: Hashable, Sendable {
+    private struct ContextKey: Hashable, Sendable {
         var catalog: String
-        var query: String?
-        var acceptLanguage: String?
+        var asked: ClientAsk
     }
 
-    /// The catalog and type apart (a hit need not join them), the parameters, the locale.
+    /// The catalog and type apart (a hit need not join them), the parameters, the context
+    /// (locale, system words' locale, device: `other` unless the catalog varies by device).
     private struct RenderKey: Hashable, Sendable {
         var catalog: String
         var type: String
         var parameters: [String: ParameterValue]
-        var locale: String
+        var context: RenderContext
     }
 
     /// What the queue needs of an alert it accepts.
@@ -129,33 +129,33 @@ struct RenderedAlerts: Sendable {
         }
     }
 
-    /// The alert rendered in the locale negotiated from `locale` (`?locale=`) and
-    /// `acceptLanguage` among its catalog's.
-    func rendering(_ alert: String, _ parameters: [String: ParameterValue], locale: String?, acceptLanguage: String?) throws -> Rendering {
+    /// The alert rendered for what the client asked, negotiated against its catalog.
+    func rendering(_ alert: String, _ parameters: [String: ParameterValue], asked: ClientAsk) throws -> Rendering {
         guard let id = AlertID(alert) else { throw CatalogError.unknownCatalog(alert) }
         guard let catalog = catalogs[id.catalog] else { throw CatalogError.unknownCatalog(id.catalog) }
-        let resolved = self.locale(in: catalog, query: locale, acceptLanguage: acceptLanguage)
-        return try rendering(of: id.type, in: catalog, parameters, locale: resolved)
+        return try rendering(of: id.type, in: catalog, parameters, context: context(in: catalog, asked: asked))
     }
 
-    /// The locale of `catalog` negotiated from `?locale=` and `Accept-Language`, worked out once
-    /// per distinct pair (parsing and sorting the header's ranges is not free) and kept, bounded.
-    func locale(in catalog: any AlertCatalog, query: String?, acceptLanguage: String?) -> String {
-        let key = LocaleKey(catalog: catalog.name, query: query, acceptLanguage: acceptLanguage)
-        return locales.value(for: key) { catalog.locale(for: query, acceptLanguage: acceptLanguage) }
+    /// What `catalog` renders for what the client asked (`AlertCatalog.context(for:…)`), worked
+    /// out once per distinct ask (parsing and sorting `Accept-Language` is not free) and kept,
+    /// bounded.
+    func context(in catalog: any AlertCatalog, asked: ClientAsk) -> RenderContext {
+        contexts.value(for: ContextKey(catalog: catalog.name, asked: asked)) {
+            catalog.context(for: asked.locale, acceptLanguage: asked.acceptLanguage, device: asked.device)
+        }
     }
 
-    /// `type` of `catalog` rendered in `locale`, already negotiated (one of the catalog's), from
-    /// the cache when it is there. The render endpoint and the queue share it; the parameters
-    /// are a dictionary, so their order in a query does not matter.
-    func rendering(of type: String, in catalog: any AlertCatalog, _ parameters: [String: ParameterValue], locale: String) throws -> Rendering {
-        let key = RenderKey(catalog: catalog.name, type: type, parameters: parameters, locale: locale)
+    /// `type` of `catalog` rendered for `context`, already negotiated, from the cache when it is
+    /// there. The render endpoint and the queue share it; the parameters are a dictionary, so
+    /// their order in a query does not matter.
+    func rendering(of type: String, in catalog: any AlertCatalog, _ parameters: [String: ParameterValue], context: RenderContext) throws -> Rendering {
+        let key = RenderKey(catalog: catalog.name, type: type, parameters: parameters, context: context)
         // `orMake` hashes the key once for the lookup and the insert of a miss.
         var missed = false
         let rendering = try renderings.value(for: key) {
             missed = true
             metrics?.renderCacheMiss()
-            return try Rendering(spec: catalog.render(type: type, parameters: parameters, locale: locale), cacheControl: cacheControl)
+            return try Rendering(spec: catalog.render(type: type, parameters: parameters, in: context), cacheControl: cacheControl)
         }
         if !missed { metrics?.renderCacheHit() }
         return rendering

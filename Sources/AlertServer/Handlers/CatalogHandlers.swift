@@ -34,9 +34,9 @@ struct CatalogHandlers {
         self.details = details
     }
 
-    /// Whether a query item steers rendering (`locale`, `platform`) rather than being an alert
-    /// parameter. Compared, not hashed: this runs for every query item of every render.
-    static func isRenderOption(_ name: String) -> Bool { name == "locale" || name == "platform" }
+    /// Whether a query item steers rendering (`locale`, `platform`, `device`) rather than being
+    /// an alert parameter. Compared, not hashed: this runs for every query item of every render.
+    static func isRenderOption(_ name: String) -> Bool { name == "locale" || name == "platform" || name == "device" }
     static func isPlatform(_ name: String) -> Bool { name == "ios" || name == "android" }
 
     struct CatalogList: Encodable {
@@ -69,12 +69,8 @@ struct CatalogHandlers {
             let catalog = try Self.catalog(request, in: catalogs)
             let type = request.path("type")
             guard catalog.entry(type) != nil else { throw CatalogError.unknownType(catalog: catalog.name, type: type) }
-            if let platform = try request.query("platform"), !Self.isPlatform(platform) {
-                throw APIError.badRequest("The platform \"\(platform)\" is unknown; use ios or android.")
-            }
-            let locale = alerts.locale(
-                in: catalog, query: try request.query("locale"), acceptLanguage: request.http.headers["Accept-Language"])
-            return try alerts.rendering(of: type, in: catalog, try Self.parameters(of: request), locale: locale).response
+            let context = alerts.context(in: catalog, asked: try ClientAsk.of(request))
+            return try alerts.rendering(of: type, in: catalog, try Self.parameters(of: request), context: context).response
         }
     }
 

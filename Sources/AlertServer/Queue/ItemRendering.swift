@@ -4,13 +4,13 @@ import AlertSpec
 
 /// What a queue item becomes on delivery, and what an acknowledged action queues next.
 enum ItemRendering {
-    /// The item's spec in the client's locale (`?locale=`, else `Accept-Language`), with the
-    /// priority it was queued with. An ad-hoc spec is delivered as written, its language
-    /// undetermined (`und`).
-    static func rendering(of item: QueueItem, locale: String?, acceptLanguage: String?, alerts: RenderedAlerts) throws -> RenderedAlerts.Rendering {
+    /// The item's spec for what the client asked (`?locale=`, else `Accept-Language`; the
+    /// device), with the priority it was queued with. An ad-hoc spec is delivered as written,
+    /// its language undetermined (`und`).
+    static func rendering(of item: QueueItem, asked: ClientAsk, alerts: RenderedAlerts) throws -> RenderedAlerts.Rendering {
         switch item.content {
         case .alert(let id, let parameters):
-            return try alerts.rendering(id, parameters, locale: locale, acceptLanguage: acceptLanguage).with(priority: item.priority)
+            return try alerts.rendering(id, parameters, asked: asked).with(priority: item.priority)
         case .spec(let draft):
             var spec = draft.spec(id: "adhoc/\(item.ticket)", locale: "und")
             spec.priority = item.priority
@@ -22,7 +22,7 @@ enum ItemRendering {
     /// `<page>.action` or `<page>.alternative`), or nil for any other action. 422 for an action
     /// the item does not have.
     static func chain(of item: QueueItem, action: String, alerts: RenderedAlerts) throws -> NewItem? {
-        guard let picked = try rendering(of: item, locale: nil, acceptLanguage: nil, alerts: alerts).action(action) else {
+        guard let picked = try rendering(of: item, asked: ClientAsk(), alerts: alerts).action(action) else {
             throw APIError.invalidRequest([SpecIssue(pointer: "/action", code: "unknown-action", message: "This alert has no action \"\(action)\".")])
         }
         guard case .next(let alert, let parameters) = picked else { return nil }

@@ -157,15 +157,14 @@ final class QueueHandlers: Sendable {
             }
             return seconds
         } ?? 0
-        _ = try request.query("locale")  // given once at most: a bad request before anything is delivered
+        _ = try ClientAsk.of(request)  // locale, platform, device: a bad request before anything is delivered
         return (session, wait)
     }
 
     /// The delivered item, rendered in the client's language.
     @inline(never)
     private func delivery(of item: QueueItem, for request: Request) throws -> HTTPResponse {
-        let shown = try ItemRendering.rendering(
-            of: item, locale: try request.query("locale"), acceptLanguage: request.http.headers["Accept-Language"], alerts: alerts)
+        let shown = try ItemRendering.rendering(of: item, asked: try ClientAsk.of(request), alerts: alerts)
         var response = try uncached(Delivery(ticket: item.ticket, spec: EncodedJSON(shown.json.array), deliveries: item.deliveries))
             .response(for: request)
         response.headers.set("Content-Language", shown.spec.locale)

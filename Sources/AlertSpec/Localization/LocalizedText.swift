@@ -44,7 +44,7 @@ public enum FormatArgument: Sendable, Equatable, ExpressibleByStringLiteral, Exp
 
 /// The platform's standard button words, which clients show in the system's own language.
 public enum SystemText: String, Sendable, CaseIterable {
-    case ok, cancel, notNow
+    case ok, cancel, notNow, done, close
 
     /// The text, keyed `system.<name>`, in the system table.
     public var text: LocalizedText {
@@ -52,6 +52,8 @@ public enum SystemText: String, Sendable, CaseIterable {
         case .ok: LocalizedText("system.ok", default: "OK", table: .system)
         case .cancel: LocalizedText("system.cancel", default: "Cancel", table: .system)
         case .notNow: LocalizedText("system.notNow", default: "Not Now", table: .system)
+        case .done: LocalizedText("system.done", default: "Done", table: .system)
+        case .close: LocalizedText("system.close", default: "Close", table: .system)
         }
     }
 }

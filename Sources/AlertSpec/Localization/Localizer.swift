@@ -4,9 +4,21 @@ public protocol Localizer: Sendable {
     var sourceLanguage: String { get }
     /// Every locale the catalog renders, the source language first.
     var locales: [String] { get }
-    /// The finished words of `text` in `locale` (one of `locales`): the translation, its plural
-    /// form chosen by the arguments, the arguments substituted.
-    func string(_ text: LocalizedText, locale: String) -> String
+    /// Whether some text varies by device.
+    var variesByDevice: Bool { get }
+    /// The finished words of `text` for `context` (its locale one of `locales`): the
+    /// translation for the device, its plural form chosen by the arguments, the arguments
+    /// substituted; system words in the context's system locale.
+    func string(_ text: LocalizedText, in context: RenderContext) -> String
+}
+
+extension Localizer {
+    public var variesByDevice: Bool { false }
+
+    /// `text` in `locale`, system words too, on no particular device.
+    public func string(_ text: LocalizedText, locale: String) -> String {
+        string(text, in: RenderContext(locale: locale))
+    }
 }
 
 /// Renders in the source language only: each text's default value, and the system words of
@@ -17,9 +29,9 @@ public struct SourceLocalizer: Localizer {
 
     public init(sourceLanguage: String = "en") { self.sourceLanguage = sourceLanguage }
 
-    public func string(_ text: LocalizedText, locale: String) -> String {
-        if text.table == .system, let word = SystemText(key: text.key) { return SystemWords.word(word, locale: locale) }
-        return TextFormatter.format(text.defaultValue, text.arguments, locale: locale)
+    public func string(_ text: LocalizedText, in context: RenderContext) -> String {
+        if text.table == .system, let word = SystemText(key: text.key) { return SystemWords.word(word, locale: context.systemLocale) }
+        return TextFormatter.format(text.defaultValue, text.arguments, locale: context.locale)
     }
 }
 

@@ -23,7 +23,7 @@ public enum PluralRules {
         return category(operands, language: language(of: locale))
     }
 
-    static func language(of locale: String) -> String {
+    public static func language(of locale: String) -> String {
         String(locale.split(whereSeparator: { $0 == "-" || $0 == "_" }).first ?? "").lowercased()
     }
 

@@ -74,7 +74,7 @@ public struct ParameterError: Error, Sendable, Equatable, CustomStringConvertibl
     /// A required parameter was not given. Public so that catalogs outside this module (file
     /// catalogs) report parameters exactly as enum catalogs do.
     public static func missing(_ name: String, _ type: ParameterType) -> Self { .init(reason: .missing(type), parameter: name) }
-    static func mistyped(_ name: String, expected: ParameterType, value: String) -> Self {
+    public static func mistyped(_ name: String, expected: ParameterType, value: String) -> Self {
         .init(reason: .mistyped(expected: expected, value: value), parameter: name)
     }
     /// A parameter the alert does not take.

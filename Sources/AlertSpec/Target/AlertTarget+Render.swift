@@ -1,8 +1,13 @@
 extension AlertTarget {
-    /// The alert in `locale` (one of the localizer's locales) as a draft: kind, priority and
-    /// fields, every text in words. Validation and the envelope come after.
+    /// The alert in `locale` (one of the localizer's locales) as a draft.
     public func draft(locale: String, localizer: some Localizer) throws -> SpecDraft {
-        func words(_ text: LocalizedText) -> String { localizer.string(text, locale: locale) }
+        try draft(in: RenderContext(locale: locale), localizer: localizer)
+    }
+
+    /// The alert for `context` (its locale one of the localizer's) as a draft: kind, priority
+    /// and fields, every text in words. Validation and the envelope come after.
+    public func draft(in context: RenderContext, localizer: some Localizer) throws -> SpecDraft {
+        func words(_ text: LocalizedText) -> String { localizer.string(text, in: context) }
         func rendered(_ action: AlertAction) -> AlertSpec.Action {
             AlertSpec.Action(id: action.id, label: words(action.label), role: action.role, action: action.action)
         }
