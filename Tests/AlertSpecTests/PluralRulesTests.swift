@@ -58,6 +58,15 @@ struct LocaleNegotiationTests {
         #expect(chosen == expected)
     }
 
+    @Test("renamed language codes are read under their current names, as Apple's platforms read them", arguments: [
+        ("iw-IL", "he"), ("in", "id"), ("no", "nb"), ("no-NO", "nb"), ("ji", "yi"),
+    ])
+    func renamed(tag: String, expected: String) {
+        let available = ["en", "he", "id", "nb", "yi"]
+        #expect(LocaleNegotiation.locale(query: tag, acceptLanguage: nil, available: available, source: "en") == expected)
+        #expect(LocaleNegotiation.locale(query: nil, acceptLanguage: tag, available: available, source: "en") == expected)
+    }
+
     @Test("?locale= wins over Accept-Language")
     func queryWins() {
         #expect(negotiate(query: "ja-JP", "fr") == "ja")

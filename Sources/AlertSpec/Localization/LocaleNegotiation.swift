@@ -73,9 +73,18 @@ public enum LocaleNegotiation {
 
     private static func normalized(_ tag: String) -> String { String(tag.map { $0 == "_" ? "-" : $0 }).lowercased() }
 
-    /// A tag with Chinese regions read as scripts (`zh-TW` → `zh-Hant-TW`); other tags unchanged.
+    /// Language subtags that were renamed, as Apple's platforms still read them (`iw` is Hebrew,
+    /// `no` Norwegian Bokmål).
+    static let renamed = ["iw": "he", "in": "id", "ji": "yi", "no": "nb"]
+
+    /// A tag with Chinese regions read as scripts (`zh-TW` → `zh-Hant-TW`) and renamed
+    /// languages under their current names (`iw-IL` → `he-IL`); other tags unchanged.
     public static func canonical(_ tag: String) -> String {
-        let parts = tag.split(whereSeparator: { $0 == "-" || $0 == "_" }).map(String.init)
+        var parts = tag.split(whereSeparator: { $0 == "-" || $0 == "_" }).map(String.init)
+        if let first = parts.first, let current = renamed[first.lowercased()] {
+            parts[0] = current
+            return canonical(parts.joined(separator: "-"))
+        }
         guard parts.first?.lowercased() == "zh" else { return tag }
         let rest = parts.dropFirst().map { $0.lowercased() }
         if let script = rest.first, script == "hans" || script == "hant" {
