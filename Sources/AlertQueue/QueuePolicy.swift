@@ -24,8 +24,9 @@ import Foundation
 ///   queued again (its deliveries kept), or `dead` once it was delivered `maxDeliveries` times;
 ///   then a queued item whose `expiresAt` is not after `now` is `expired` (also one just
 ///   requeued: an item past its TTL is never delivered again).
-/// - **Delivery**: presenting, one more delivery, leased until `now + leaseDuration`. A HUD
-///   delivered ends every other presenting HUD of the session (`done`: the latest wins).
+/// - **Delivery**: presenting, one more delivery, leased until `now + leaseDuration`. A HUD is
+///   fire-and-forget: delivering it makes it `done` at once (no lease, never delivered again,
+///   never dead), so no HUD is ever presenting.
 /// - **Enqueue**: a live item with the same dedupe key is returned instead (not created); a new
 ///   HUD cancels the queued HUDs of the session (changeTo); more than `maxQueueLength` live
 ///   items are refused.
@@ -137,21 +138,18 @@ public struct QueuePolicy: Sendable, Equatable {
         return EnqueueResult(item: item, created: true, position: Self.position(of: item, in: items))
     }
 
-    /// Delivers the best queued item of the free lanes, or nil.
+    /// Delivers the best queued item of the free lanes, or nil: presenting with a lease, or
+    /// `done` for a HUD.
     public func next(_ items: inout SessionItems, holdUntil: Date?, now: Date) -> QueueItem? {
         prepare(&items, now: now)
         let lanes = Self.freeLanes(items.all, holdUntil: holdUntil, now: now)
         let candidates = items.all.filter { $0.state == .queued && lanes.contains($0.lane) }
         guard let best = candidates.min(by: Self.precedes) else { return nil }
-        if best.lane == .hud {
-            items.updateAll(where: { $0.state == .presenting && $0.lane == .hud }) { older in
-                older.state = .done
-                older.leaseUntil = nil
-            }
-        }
-        let leaseUntil = now.addingTimeInterval(settings.leaseDuration)
+        // A HUD is fire-and-forget: delivered is done, with no lease to end or redeliver.
+        let fireAndForget = best.lane == .hud
+        let leaseUntil = fireAndForget ? nil : now.addingTimeInterval(settings.leaseDuration)
         items.update(ticket: best.ticket) { item in
-            item.state = .presenting
+            item.state = fireAndForget ? .done : .presenting
             item.deliveries += 1
             item.leaseUntil = leaseUntil
         }

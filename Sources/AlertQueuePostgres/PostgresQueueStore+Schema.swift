@@ -90,6 +90,8 @@ extension PostgresQueueStore {
         Migration(name: "indexWindows", statements: windowIndexes),
         Migration(name: "countLiveItems", statements: liveCounts),
         Migration(name: "windowFunctions", statements: [lockWindowsFunction, enqueueCountedFunction, claimNextFunction]),
+        // A HUD is done when it is claimed: fire-and-forget.
+        Migration(name: "claimHUDsAsDone", statements: [claimNextFunctionV2]),
     ]
 
     /// `alertd.lock_session(session, with_sequence, states, ticket)`: a write's first round trip.
