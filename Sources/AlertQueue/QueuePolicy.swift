@@ -27,9 +27,10 @@ import Foundation
 /// - **Delivery**: presenting, one more delivery, leased until `now + leaseDuration`. A HUD is
 ///   fire-and-forget: delivering it makes it `done` at once (no lease, never delivered again,
 ///   never dead), so no HUD is ever presenting.
-/// - **Enqueue**: a live item with the same dedupe key is returned instead (not created); a new
-///   HUD cancels the queued HUDs of the session (changeTo); more than `maxQueueLength` live
-///   items are refused.
+/// - **Enqueue**: a live item with the same dedupe key is returned instead (not created); with
+///   `OnDuplicate.refresh` a queued one is first brought up to date (content, priority, lane,
+///   TTL from now; its ticket and sequence kept); a new or refreshed HUD cancels the other
+///   queued HUDs of the session (changeTo); more than `maxQueueLength` live items are refused.
 /// - **Ack**: a presenting or queued item is `done`, and its chain is queued at the head of its
 ///   lane in the same step; a done item stays as it is; cancelled, expired and dead ones are gone.
 /// - **Cancel**: live items become `cancelled`.
@@ -117,18 +118,31 @@ public struct QueuePolicy: Sendable, Equatable {
     }
 
     /// Queues `item` (made by `makeItem`), or returns the live item of the session with its
-    /// dedupe key. A new HUD cancels the session's queued HUDs.
+    /// dedupe key: brought up to date from `item` when `onDuplicate` is `refresh` and it is
+    /// still queued (see `NewItem.OnDuplicate`), else as it is. A new HUD cancels the session's
+    /// queued HUDs, and so does a refreshed one.
     ///
     /// The PostgreSQL store inserts a batch of enqueues in one statement where none of these
     /// rules but the insert applies (`alertd.enqueue_counted` tells those cases apart in SQL, and
     /// this function, run on the same items, must agree). A rule added here needs its case there.
     /// - Throws: `QueueError.queueFull` when the session would hold more than `maxQueueLength`
     ///   live items; `items` is then left as prepared.
-    public func enqueue(_ item: QueueItem, into items: inout SessionItems, now: Date) throws(QueueError) -> EnqueueResult {
+    public func enqueue(
+        _ item: QueueItem, into items: inout SessionItems, now: Date, onDuplicate: NewItem.OnDuplicate = .keep
+    ) throws(QueueError) -> EnqueueResult {
         precondition(item.session == items.session, "an item queued into another session's items")
         prepare(&items, now: now)
         if let existing = items.live.first(where: { $0.dedupeKey == item.dedupeKey }) {
-            return EnqueueResult(item: existing, created: false, position: Self.position(of: existing, in: items))
+            guard onDuplicate == .refresh, existing.state == .queued else {
+                return EnqueueResult(item: existing, created: false, position: Self.position(of: existing, in: items))
+            }
+            let replaced = item.lane == .hud
+                ? items.live.filter { $0.lane == .hud && $0.state == .queued && $0.ticket != existing.ticket } : []
+            let tickets = Set(replaced.map(\.ticket))
+            items.updateAll(where: { tickets.contains($0.ticket) }) { $0.state = .cancelled }
+            items.refresh(ticket: existing.ticket, from: item)
+            let refreshed = items.item(ticket: existing.ticket) ?? existing
+            return EnqueueResult(item: refreshed, created: false, position: Self.position(of: refreshed, in: items), refreshed: true)
         }
         let replaced = item.lane == .hud ? items.live.filter { $0.lane == .hud && $0.state == .queued } : []
         guard items.liveCount - replaced.count < settings.maxQueueLength else {

@@ -20,7 +20,8 @@ enum ItemRow {
 
     static let columns = columns()
 
-    /// The item of `row`; its content from `contents`, by ticket, when kept there.
+    /// The item of `row`; its content from `contents`, by its text, when kept there (by text, not
+    /// by ticket: another instance may refresh the item's content).
     ///
     /// Read cell by cell (`CellReader`), not with `row.decode` of the thirteen columns' tuple:
     /// postgres-nio's generic decoding looked up type metadata for every cell, 22,500
@@ -37,7 +38,7 @@ enum ItemRow {
             throw PostgresStoreError.unreadableRow("item \(ticket) has lane \(lane) and state \(state)")
         }
         return QueueItem(
-            ticket: ticket, session: session, content: try contents.content(json: content, key: ticket), priority: priority,
+            ticket: ticket, session: session, content: try contents.content(json: content), priority: priority,
             lane: lane, dedupeKey: dedupeKey, state: state, sequence: Int64(sequence),
             enqueuedAt: Date(timeIntervalSince1970: enqueuedAt), expiresAt: expiresAt.map(Date.init(timeIntervalSince1970:)),
             deliveries: deliveries, leaseUntil: leaseUntil.map(Date.init(timeIntervalSince1970:)), atHead: atHead)
@@ -48,7 +49,7 @@ enum ItemRow {
     }
 
     static func insert(_ item: QueueItem, contents: ContentCache) throws -> PostgresQuery {
-        let content = try contents.json(item.content, key: item.ticket)
+        let content = try contents.json(item.content)
         return """
             INSERT INTO alertd.items (ticket, session, content, priority, lane, dedupe_key, state, sequence, \
             enqueued_at, expires_at, deliveries, lease_until, at_head)
@@ -63,7 +64,7 @@ enum ItemRow {
     /// of its session holds fails it (`items_live_dedupe`). Absent times travel as NaN (never a
     /// time) so that each column is one array of `float8`.
     static func insert(_ items: [QueueItem], contents cache: ContentCache) throws -> PostgresQuery {
-        let contents = try items.map { try cache.json($0.content, key: $0.ticket) }
+        let contents = try items.map { try cache.json($0.content) }
         func column<Element>(_ value: (QueueItem) -> Element) -> BinaryArray<Element> { BinaryArray(items.map(value)) }
         return """
             SELECT alertd.insert_items(\(column(\.ticket))::text[], \(column(\.session))::text[], \
@@ -73,6 +74,24 @@ enum ItemRow {
             \(column { $0.expiresAt?.timeIntervalSince1970 ?? .nan })::float8[], \
             \(column { Int64($0.deliveries) })::bigint[], \
             \(column { $0.leaseUntil?.timeIntervalSince1970 ?? .nan })::float8[], \(column(\.atHead))::boolean[])
+            """
+    }
+
+    /// Writes what a step changed in an item it loaded: `updateRefreshed` for an item in
+    /// `items.refreshed`, else `updateProgress`.
+    static func update(_ item: QueueItem, in items: SessionItems) throws -> PostgresQuery {
+        items.refreshed.contains(item.ticket) ? try updateRefreshed(item) : updateProgress(of: item)
+    }
+
+    /// Writes an item a duplicate enqueue refreshed: its progress, and its content, priority,
+    /// lane and expiry (the `live_counts` trigger moves its count).
+    static func updateRefreshed(_ item: QueueItem) throws -> PostgresQuery {
+        let content = try StoredContent.json(item.content)
+        return """
+            UPDATE alertd.items SET state = \(item.state.rawValue), deliveries = \(item.deliveries), \
+            lease_until = \(item.leaseUntil?.timeIntervalSince1970)::float8, content = \(content)::jsonb, \
+            priority = \(item.priority), lane = \(item.lane.rawValue), expires_at = \(item.expiresAt?.timeIntervalSince1970)::float8
+            WHERE ticket = \(item.ticket)
             """
     }
 

@@ -58,7 +58,7 @@ extension PostgresQueueStore {
     @discardableResult
     func save(_ items: SessionItems, on connection: PostgresConnection) async throws -> Bool {
         for item in items.updated {
-            try await connection.query(ItemRow.updateProgress(of: item), logger: logger)
+            try await connection.query(try ItemRow.update(item, in: items), logger: logger)
         }
         for item in items.inserted {
             try await connection.query(try ItemRow.insert(item, contents: contents), logger: logger)
@@ -87,8 +87,12 @@ extension PostgresQueueStore {
             var items =
                 seeingLiveItems
                 ? window.sessionItems(new.session, positioned: [(candidate, 0)]) : SessionItems(session: new.session, items: [])
-            let result = try policy.enqueue(candidate, into: &items, now: now)
-            guard result.created else { return (result, try await save(items, on: connection)) }
+            var result = try policy.enqueue(candidate, into: &items, now: now, onDuplicate: new.onDuplicate)
+            guard result.created else {
+                let changed = try await save(items, on: connection)
+                if result.refreshed { result.position = try await place(ofQueued: result.item, on: connection) }
+                return (result, changed)
+            }
             if items.updated.isEmpty, items.inserted == [candidate] {
                 if try await insertUnlessLiveDuplicate(candidate, on: connection) { return (result, true) }
             } else {
@@ -101,9 +105,11 @@ extension PostgresQueueStore {
             }
             let again = try await lockWindows([WindowRequest.enqueue(new)], sequences: 0, now: now, on: connection)
             var reloaded = again.sessionItems(new.session, positioned: [(candidate, 0)])
-            let duplicate = try policy.enqueue(candidate, into: &reloaded, now: now)
+            var duplicate = try policy.enqueue(candidate, into: &reloaded, now: now, onDuplicate: new.onDuplicate)
             guard !duplicate.created else { throw PostgresStoreError.unreadableRow("a live dedupe key held by no live item") }
-            return (duplicate, try await save(reloaded, on: connection))
+            let changed = try await save(reloaded, on: connection)
+            if duplicate.refreshed { duplicate.position = try await place(ofQueued: duplicate.item, on: connection) }
+            return (duplicate, changed)
         }
     }
 

@@ -201,6 +201,27 @@ extension ItemRecord {
     }
 
     static let updateProgressSQL = "UPDATE items SET state = ?, deliveries = ?, lease_until = ? WHERE ticket = ?"
+
+    /// Writes an item a duplicate enqueue refreshed: its progress, and its content, priority,
+    /// lane and expiry (`live_counts_move` moves its count).
+    static func updateRefreshed(_ item: QueueItem, in db: Database) throws {
+        let content = try StoredContent.json(item.content)
+        try RawBinding.execute(updateRefreshedSQL, in: db) { statement in
+            RawBinding.text(item.state.rawValue, to: statement, at: 1)
+            sqlite3_bind_int64(statement, 2, Int64(item.deliveries))
+            RawBinding.double(item.leaseUntil?.timeIntervalSince1970, to: statement, at: 3)
+            RawBinding.text(content, to: statement, at: 4)
+            sqlite3_bind_int64(statement, 5, Int64(item.priority))
+            RawBinding.text(item.lane.rawValue, to: statement, at: 6)
+            RawBinding.double(item.expiresAt?.timeIntervalSince1970, to: statement, at: 7)
+            RawBinding.text(item.ticket, to: statement, at: 8)
+        }
+    }
+
+    static let updateRefreshedSQL = """
+        UPDATE items SET state = ?, deliveries = ?, lease_until = ?, content = ?, priority = ?, lane = ?, expires_at = ?
+        WHERE ticket = ?
+        """
 }
 
 extension ItemRecord {

@@ -110,6 +110,11 @@ extension SQLiteQueueStore {
             try db.execute(sql: LiveCounts.schema)
         }
 
+        // A duplicate enqueue may refresh a queued item in place, changing its lane or priority.
+        migrator.registerMigration("countRefreshedItems") { db in
+            try db.execute(sql: LiveCounts.moveSchema)
+        }
+
         return migrator
     }
 }

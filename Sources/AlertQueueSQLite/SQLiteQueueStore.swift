@@ -162,8 +162,10 @@ public struct SQLiteQueueStore: EnqueueAndTakeNext {
         }
     }
 
+    /// Read beside the writer, so not through `contents`, which only the writer's thread fills:
+    /// a read of a snapshot from before a refresh could otherwise keep the content it replaced.
     public func item(session: String, ticket: String) async throws -> QueueItem? {
-        try read { db in try ItemRecord.fetch(db, session: session, ticket: ticket, contents: contents) }
+        try read { db in try ItemRecord.fetch(db, session: session, ticket: ticket, contents: ContentCache(limit: 0)) }
     }
 
     public func cancel(session: String, ticket: String?, now: Date) async throws -> Int {
@@ -286,10 +288,20 @@ extension SQLiteQueueStore {
     }
 
     /// Writes a step's changes: updates first (they may free a dedupe key), then inserts. A step
-    /// changes only the state, deliveries and lease of the items it loaded (see `SessionItems`).
+    /// changes only the state, deliveries and lease of the items it loaded (see `SessionItems`),
+    /// and the content, priority, lane and expiry of those it refreshed, whose kept content is
+    /// forgotten now and again when the transaction ends (a load in between keeps the new one).
     func save(_ items: SessionItems, in db: Database) throws {
         for item in items.updated {
-            try ItemRecord.updateProgress(of: item, in: db)
+            guard items.refreshed.contains(item.ticket) else {
+                try ItemRecord.updateProgress(of: item, in: db)
+                continue
+            }
+            try ItemRecord.updateRefreshed(item, in: db)
+            let (contents, ticket) = (contents, item.ticket)
+            contents.forget(key: ticket)
+            let forget: @Sendable (Database) -> Void = { _ in contents.forget(key: ticket) }
+            db.afterNextTransaction(onCommit: forget, onRollback: forget)
         }
         for item in items.inserted {
             try ItemRecord(item, contents: contents).insertRow(db)

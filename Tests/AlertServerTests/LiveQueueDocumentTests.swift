@@ -100,6 +100,8 @@ struct LiveQueueDocumentTests {
                 // null is a member left out
                 #"{"alert":"app/questionExit","priority":null,"ttl":null,"dedupeKey":null,"params":null,"spec":null}"#,
                 #"{"alert":null,"spec":{"kind":"hud","state":"success","text":null}}"#,
+                #"{"alert":"app/answerExit","onDuplicate":"keep"}"#, #"{"alert":"app/logoutConfirm","onDuplicate":"refresh"}"#,
+                #"{"alert":"app/saved","onDuplicate":null}"#,
             ],
             "TokenRequest": [#"{}"#, #"{"ttl":60}"#, #"{"ttl":7776000}"#, #"{"ttl":null}"#],
             "HoldRequest": [#"{}"#, #"{"seconds":0.5}"#, #"{"seconds":600}"#, #"{"seconds":null}"#],
@@ -113,7 +115,8 @@ struct LiveQueueDocumentTests {
                 #"{"alert":"app/questionExit","when":"now"}"#, #"{"spec":{"kind":"hud","state":"success"},"params":{}}"#,
                 #"{"alert":"questionExit"}"#, #"{"spec":{"kind":"alert","title":"Hi"}}"#,
                 #"{"alert":null,"spec":null}"#, #"{"alert":"app/questionExit","when":null}"#,
-                #"{"spec":{"kind":null}}"#,
+                #"{"spec":{"kind":null}}"#, #"{"alert":"app/questionExit","onDuplicate":"replace"}"#,
+                #"{"alert":"app/questionExit","onDuplicate":true}"#,
             ],
             "TokenRequest": [#"{"ttl":59}"#, #"{"ttl":7776001}"#, #"{"lifetime":60}"#, #"{"lifetime":null}"#],
             "HoldRequest": [#"{"seconds":0}"#, #"{"seconds":601}"#, #"{"secs":1}"#, #"{"secs":null}"#],

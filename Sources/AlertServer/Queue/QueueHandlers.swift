@@ -82,7 +82,7 @@ final class QueueHandlers: Sendable {
         let result = try await handoff.enqueue(item, now: clock.now())
         if result.created { metrics.enqueued() }
         return uncached(
-            Enqueued(ticket: result.item.ticket, position: result.position, duplicate: !result.created),
+            Enqueued(ticket: result.item.ticket, position: result.position, duplicate: !result.created, refreshed: result.refreshed),
             status: result.created ? 201 : 200)
     }
 

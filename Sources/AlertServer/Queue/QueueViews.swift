@@ -47,14 +47,17 @@ struct Enqueued: Encodable, JSONObjectWritable {
     var ticket: String
     var position: Int
     var duplicate: Bool
+    /// A duplicate brought up to date (`onDuplicate: refresh`, still queued); false otherwise.
+    var refreshed: Bool
 
     func writeJSONMembers(to output: inout JSONOutput) {
         output.member("ticket", ticket)
         output.member("position", position)
         output.member("duplicate", duplicate)
+        output.member("refreshed", refreshed)
     }
 
-    var jsonCapacity: Int { 64 + ticket.utf8.count }
+    var jsonCapacity: Int { 80 + ticket.utf8.count }
 }
 
 struct Delivery: Encodable, JSONObjectWritable {
