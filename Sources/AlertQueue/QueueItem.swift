@@ -79,11 +79,14 @@ public struct QueueItem: Sendable, Equatable {
     /// While presenting: when the lease ends and the item becomes deliverable again.
     public var leaseUntil: Date?
     public var atHead: Bool
+    /// What the user typed in the alert's input field, given with the ack that made it done (the
+    /// server checked it against the field; never a secure field's).
+    public var input: String?
 
     public init(
         ticket: String, session: String, content: QueueContent, priority: Int, lane: Lane, dedupeKey: String,
         state: ItemState, sequence: Int64, enqueuedAt: Date, expiresAt: Date?, deliveries: Int, leaseUntil: Date?,
-        atHead: Bool
+        atHead: Bool, input: String? = nil
     ) {
         self.ticket = ticket
         self.session = session
@@ -98,6 +101,7 @@ public struct QueueItem: Sendable, Equatable {
         self.deliveries = deliveries
         self.leaseUntil = leaseUntil
         self.atHead = atHead
+        self.input = input
     }
 }
 

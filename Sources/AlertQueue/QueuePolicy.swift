@@ -31,8 +31,9 @@ import Foundation
 ///   `OnDuplicate.refresh` a queued one is first brought up to date (content, priority, lane,
 ///   TTL from now; its ticket and sequence kept); a new or refreshed HUD cancels the other
 ///   queued HUDs of the session (changeTo); more than `maxQueueLength` live items are refused.
-/// - **Ack**: a presenting or queued item is `done`, and its chain is queued at the head of its
-///   lane in the same step; a done item stays as it is; cancelled, expired and dead ones are gone.
+/// - **Ack**: a presenting or queued item is `done`, with the input given (if any), and its chain
+///   is queued at the head of its lane in the same step; a done item stays as it is (its input
+///   too); cancelled, expired and dead ones are gone.
 /// - **Cancel**: live items become `cancelled`.
 public struct QueuePolicy: Sendable, Equatable {
     public var settings: QueueSettings
@@ -180,18 +181,19 @@ public struct QueuePolicy: Sendable, Equatable {
         return item
     }
 
-    /// Acknowledges `ticket`: a presenting or queued item becomes `done`, and `chain` (made by
-    /// `makeItem`) is queued first in its lane, in this session. A done item is returned as it
-    /// is (and its chain is not queued again).
+    /// Acknowledges `ticket`: a presenting or queued item becomes `done`, keeping `input` (what
+    /// the user typed, checked by the caller), and `chain` (made by `makeItem`) is queued first
+    /// in its lane, in this session. A done item is returned as it is (its input is not
+    /// replaced, and its chain is not queued again).
     ///
     /// The chain takes the place of the item acknowledged, so the queue limit does not refuse
     /// it; when a live item already has the chain's dedupe key, that one stays and nothing is
     /// added. Either way `chained` is the live item with the chain's key.
     /// - Throws: `notFound` when `items` holds no such ticket; `gone` for a cancelled, expired
     ///   or dead item (also one whose lease or TTL ended just now).
-    public func acknowledge(ticket: String, chain: QueueItem?, in items: inout SessionItems, now: Date) throws(QueueError)
-        -> Acknowledgement
-    {
+    public func acknowledge(
+        ticket: String, chain: QueueItem?, input: String? = nil, in items: inout SessionItems, now: Date
+    ) throws(QueueError) -> Acknowledgement {
         prepare(&items, now: now)
         guard let item = items.item(ticket: ticket) else { throw .notFound(ticket: ticket) }
         switch item.state {
@@ -203,6 +205,7 @@ public struct QueuePolicy: Sendable, Equatable {
             items.update(ticket: ticket) { item in
                 item.state = .done
                 item.leaseUntil = nil
+                item.input = input
             }
             if var chain, !items.live.contains(where: { $0.dedupeKey == chain.dedupeKey }) {
                 chain.session = items.session

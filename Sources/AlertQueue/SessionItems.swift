@@ -4,9 +4,10 @@
 /// acknowledged or cancelled, the dead items for a listing), or only the *window* of them that
 /// the step can touch (see `Unloaded`), lets `QueuePolicy` change them, then writes `updated`
 /// and `inserted` back, in that order (an update can free a dedupe key that an insert takes). A
-/// step changes only the `state`, `deliveries` and `leaseUntil` of the items it loaded, so that
-/// is all a store needs to write back for them, except for the items in `refreshed`: an enqueue
-/// with `OnDuplicate.refresh` also changed their content, priority, lane and expiry.
+/// step changes only the `state`, `deliveries`, `leaseUntil` and `input` (an ack's) of the items
+/// it loaded, so that is all a store needs to write back for them, except for the items in
+/// `refreshed`: an enqueue with `OnDuplicate.refresh` also changed their content, priority, lane
+/// and expiry.
 ///
 /// ```swift
 /// var items = SessionItems(session: "s1", items: try loadLiveItems("s1"))
@@ -89,6 +90,7 @@ public struct SessionItems: Sendable, Equatable {
         before.state = after.state
         before.deliveries = after.deliveries
         before.leaseUntil = after.leaseUntil
+        before.input = after.input
         if refreshed.contains(after.ticket) {
             before.content = after.content
             before.priority = after.priority

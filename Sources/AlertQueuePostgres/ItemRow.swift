@@ -9,7 +9,8 @@ import PostgresNIO
 /// `{"alert", "params"}` / `{"spec"}` form as the SQLite store's.
 enum ItemRow {
     /// The columns every read selects, in the order `item(from:)` reads them; qualified with
-    /// `table` when given.
+    /// `table` when given. The functions that read windows return these (not `input`, which
+    /// only the reads of an item and of a listing need: `columnsWithInput`).
     static func columns(of table: String? = nil) -> String {
         let prefix = table.map { "\($0)." } ?? ""
         return [
@@ -20,6 +21,9 @@ enum ItemRow {
 
     static let columns = columns()
 
+    /// `columns`, then `input`: for `item(from:withInput: true)`.
+    static let columnsWithInput = columns + ", input"
+
     /// The item of `row`; its content from `contents`, by its text, when kept there (by text, not
     /// by ticket: another instance may refresh the item's content).
     ///
@@ -27,13 +31,14 @@ enum ItemRow {
     /// postgres-nio's generic decoding looked up type metadata for every cell, 22,500
     /// instructions a row under callgrind, and each enqueue of a batch reads its session's live
     /// items.
-    static func item(from row: PostgresRow, contents: ContentCache) throws -> QueueItem {
+    static func item(from row: PostgresRow, contents: ContentCache, withInput: Bool = false) throws -> QueueItem {
         var cells = CellReader(row)
         let ticket = try cells.string(), session = try cells.string(), content = try cells.string()
         let priority = try cells.integer(), lane = try cells.string(), dedupeKey = try cells.string()
         let state = try cells.string(), sequence = try cells.integer(), enqueuedAt = try cells.double()
         let expiresAt = try cells.optionalDouble(), deliveries = try cells.integer()
         let leaseUntil = try cells.optionalDouble(), atHead = try cells.bool()
+        let input = withInput ? try cells.optionalString() : nil
         guard let lane = Lane(rawValue: lane), let state = ItemState(rawValue: state) else {
             throw PostgresStoreError.unreadableRow("item \(ticket) has lane \(lane) and state \(state)")
         }
@@ -41,11 +46,11 @@ enum ItemRow {
             ticket: ticket, session: session, content: try contents.content(json: content), priority: priority,
             lane: lane, dedupeKey: dedupeKey, state: state, sequence: Int64(sequence),
             enqueuedAt: Date(timeIntervalSince1970: enqueuedAt), expiresAt: expiresAt.map(Date.init(timeIntervalSince1970:)),
-            deliveries: deliveries, leaseUntil: leaseUntil.map(Date.init(timeIntervalSince1970:)), atHead: atHead)
+            deliveries: deliveries, leaseUntil: leaseUntil.map(Date.init(timeIntervalSince1970:)), atHead: atHead, input: input)
     }
 
-    static func items(from rows: PostgresRowSequence, contents: ContentCache) async throws -> [QueueItem] {
-        try await rows.collect().map { try item(from: $0, contents: contents) }
+    static func items(from rows: PostgresRowSequence, contents: ContentCache, withInput: Bool = false) async throws -> [QueueItem] {
+        try await rows.collect().map { try item(from: $0, contents: contents, withInput: withInput) }
     }
 
     static func insert(_ item: QueueItem, contents: ContentCache) throws -> PostgresQuery {
@@ -95,13 +100,22 @@ enum ItemRow {
             """
     }
 
-    /// Writes what a step may change in an item it loaded: its state, deliveries and lease.
+    /// Writes what a step may change in an item it loaded: its state, deliveries and lease, and
+    /// an ack's input when it has one (items are read without it: only an ack gives one, to an
+    /// item it makes done, and no step takes one away).
     static func updateProgress(of item: QueueItem) -> PostgresQuery {
-        """
-        UPDATE alertd.items SET state = \(item.state.rawValue), deliveries = \(item.deliveries), \
-        lease_until = \(item.leaseUntil?.timeIntervalSince1970)::float8
-        WHERE ticket = \(item.ticket)
-        """
+        guard let input = item.input else {
+            return """
+                UPDATE alertd.items SET state = \(item.state.rawValue), deliveries = \(item.deliveries), \
+                lease_until = \(item.leaseUntil?.timeIntervalSince1970)::float8
+                WHERE ticket = \(item.ticket)
+                """
+        }
+        return """
+            UPDATE alertd.items SET state = \(item.state.rawValue), deliveries = \(item.deliveries), \
+            lease_until = \(item.leaseUntil?.timeIntervalSince1970)::float8, input = \(input)
+            WHERE ticket = \(item.ticket)
+            """
     }
 }
 
@@ -148,6 +162,13 @@ struct CellReader {
             return Double(bitPattern: bits)
         }
         return try cell.decode(Double.self)
+    }
+
+    mutating func optionalString() throws -> String? {
+        let cell = try next()
+        guard let bytes = cell.bytes else { return nil }
+        if cell.dataType == .text { return String(buffer: bytes) }
+        return try cell.decode(String.self)
     }
 
     mutating func bool() throws -> Bool {

@@ -126,7 +126,7 @@ extension PostgresQueueStore {
     /// An ack: the window holds the ticket; when `chain` answers with an item, a second read
     /// adds the live item with its key and the queued HUDs it would replace, and takes its sequence.
     func acknowledge(
-        session: String, ticket: String, now: Date, chain: @Sendable (QueueItem) throws -> NewItem?,
+        session: String, ticket: String, input: String?, now: Date, chain: @Sendable (QueueItem) throws -> NewItem?,
         on connection: PostgresConnection
     ) async throws -> (Acknowledgement, changed: Bool) {
         try await connection.transaction(logger: logger) { connection in
@@ -145,7 +145,7 @@ extension PostgresQueueStore {
                 chained = policy.makeItem(new, ticket: QueueTicket.make(at: now), sequence: more.sequences[0], now: now)
                 items = SessionItems(session: session, items: window.adding(more))
             }
-            let acknowledgement = try policy.acknowledge(ticket: ticket, chain: chained, in: &items, now: now)
+            let acknowledgement = try policy.acknowledge(ticket: ticket, chain: chained, input: input, in: &items, now: now)
             return (acknowledgement, try await save(items, on: connection))
         }
     }

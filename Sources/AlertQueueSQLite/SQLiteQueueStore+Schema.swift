@@ -115,6 +115,11 @@ extension SQLiteQueueStore {
             try db.execute(sql: LiveCounts.moveSchema)
         }
 
+        // What the user typed in an alert's input field, kept with the item its ack made done.
+        migrator.registerMigration("keepAckInput") { db in
+            try db.alter(table: "items") { t in t.add(column: "input", .text) }
+        }
+
         return migrator
     }
 }

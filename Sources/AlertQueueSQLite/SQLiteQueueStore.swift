@@ -134,7 +134,7 @@ public struct SQLiteQueueStore: EnqueueAndTakeNext {
     }
 
     public func acknowledge(
-        session: String, ticket: String, now: Date, chain: @escaping @Sendable (QueueItem) throws -> NewItem?
+        session: String, ticket: String, input: String?, now: Date, chain: @escaping @Sendable (QueueItem) throws -> NewItem?
     ) async throws -> Acknowledgement {
         try await write { db in
             var window = try SessionWindow(session: session, now: now, in: db, contents: contents)
@@ -147,7 +147,7 @@ public struct SQLiteQueueStore: EnqueueAndTakeNext {
                 if chained.lane == .hud { try window.readQueuedHUDs() }
             }
             var items = window.sessionItems()
-            let acknowledgement = try policy.acknowledge(ticket: ticket, chain: chained, in: &items, now: now)
+            let acknowledgement = try policy.acknowledge(ticket: ticket, chain: chained, input: input, in: &items, now: now)
             try save(items, in: db)
             return acknowledgement
         }

@@ -172,7 +172,7 @@ private struct UnreachableStore: QueueStore {
     func enqueue(_ item: NewItem, now: Date) async throws -> EnqueueResult { throw Self.error }
     func next(session: String, now: Date) async throws -> QueueItem? { throw Self.error }
     func acknowledge(
-        session: String, ticket: String, now: Date, chain: @escaping @Sendable (QueueItem) throws -> NewItem?
+        session: String, ticket: String, input: String?, now: Date, chain: @escaping @Sendable (QueueItem) throws -> NewItem?
     ) async throws -> Acknowledgement { throw Self.error }
     func items(session: String, now: Date) async throws -> [QueueItem] { throw Self.error }
     func item(session: String, ticket: String) async throws -> QueueItem? { throw Self.error }
