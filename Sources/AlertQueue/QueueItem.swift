@@ -80,7 +80,9 @@ public struct QueueItem: Sendable, Equatable {
     public var leaseUntil: Date?
     public var atHead: Bool
     /// What the user typed in the alert's input field, given with the ack that made it done (the
-    /// server checked it against the field; never a secure field's).
+    /// server checked it against the field; never a secure field's). `QueueStore.item` reads it;
+    /// of the steps, only the ack that gives it answers with it (a store may load a step's items
+    /// without it: no step changes it once given).
     public var input: String?
 
     public init(

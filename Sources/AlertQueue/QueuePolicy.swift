@@ -121,7 +121,9 @@ public struct QueuePolicy: Sendable, Equatable {
     /// Queues `item` (made by `makeItem`), or returns the live item of the session with its
     /// dedupe key: brought up to date from `item` when `onDuplicate` is `refresh` and it is
     /// still queued (see `NewItem.OnDuplicate`), else as it is. A new HUD cancels the session's
-    /// queued HUDs, and so does a refreshed one.
+    /// queued HUDs, and so does a refreshed one. A refreshed item's `position` is exact over the
+    /// items loaded; a store that counted the others (`Unloaded`) at its old priority and lane
+    /// counts its place again once it is written.
     ///
     /// The PostgreSQL store inserts a batch of enqueues in one statement where none of these
     /// rules but the insert applies (`alertd.enqueue_counted` tells those cases apart in SQL, and
