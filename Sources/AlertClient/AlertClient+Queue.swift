@@ -55,11 +55,18 @@ extension AlertClient {
     ///   was cancelled, expired or dead-lettered meanwhile (nothing to do),
     ///   ``AlertClientError/Code/notFound`` (404) for a ticket the session does not have,
     ///   ``AlertClientError/Code/invalidRequest`` (422) for an action the alert does not have, …
+    ///
+    /// `input` is what the user typed in the alert's input field, kept with the done item for
+    /// your backend; the server checks it against the field (422 otherwise). Never send a secure
+    /// field's value (the server refuses it): send secrets to your own backend, never to alertd.
     @discardableResult
-    public func ack(session: String, ticket: String, action: String? = nil) async throws -> AlertAcknowledgement {
+    public func ack(session: String, ticket: String, action: String? = nil, input: String? = nil) async throws -> AlertAcknowledgement {
         var request = try makeRequest("POST", Endpoint(segments: ["v1", "sessions", session, "queue", ticket, "ack"]))
-        if let action {
-            request.httpBody = try JSONEncoder().encode(["action": action])
+        var body: [String: String] = [:]
+        body["action"] = action
+        body["input"] = input
+        if !body.isEmpty {
+            request.httpBody = try JSONEncoder().encode(body)
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         }
         try await authorize(&request, session: session)

@@ -1,9 +1,10 @@
 import AlertSpec
 import Foundation
 
-/// Decoded item contents, kept by a key that names one content for good: the item's ticket
-/// (both stores; an item's content never changes), or the JSON text itself when no key is
-/// given. Every step loads the session's live items, so the same few contents would be
+/// Decoded item contents, kept by a key that names one content: the item's ticket (the SQLite
+/// store, which forgets it when a duplicate enqueue refreshes the item: `forget`), or the JSON
+/// text itself when no key is given (the PostgreSQL store, where another instance may refresh
+/// an item this one has kept). Every step loads the session's live items, so the same few contents would be
 /// decoded again and again (JSON decoding was a quarter of a step). It only ever holds what
 /// decoding the stored text gives (not the value that was encoded, which may differ: `2.0` is
 /// written `2` and read back as an integer), so a hit and a miss give the same item. Bounded by
@@ -60,6 +61,12 @@ public final class ContentCache: @unchecked Sendable {
             case .integer, .string, .boolean: true
             }
         }
+    }
+
+    /// Drops what is kept under `key`: the content stored under it changed. Its size stays
+    /// counted until the cache starts again (refreshes are rare).
+    public func forget(key: String) {
+        lock.withLock { _ = entries.removeValue(forKey: key) }
     }
 
     private func remember(_ content: QueueContent, as key: String, cost: Int) {

@@ -33,10 +33,22 @@ public struct NewItem: Sendable, Equatable {
     public var ttl: Double?
     /// Continues what the user just did (a chain): ahead of everything queued in its lane.
     public var atHead: Bool
+    /// What an enqueue does to a live item with the same dedupe key. Default `keep`.
+    public var onDuplicate: OnDuplicate
+
+    /// What an enqueue does to the live item that already has its dedupe key.
+    public enum OnDuplicate: String, Sendable, Equatable, CaseIterable {
+        /// While that item is still queued, bring it up to date: this enqueue's content,
+        /// priority, lane and TTL (counted from now), keeping its ticket and its sequence. A
+        /// presenting item is left as it is.
+        case refresh
+        /// Leave it as it is.
+        case keep
+    }
 
     public init(
         session: String, content: QueueContent, priority: Int, lane: Lane, dedupeKey: String, ttl: Double? = nil,
-        atHead: Bool = false
+        atHead: Bool = false, onDuplicate: OnDuplicate = .keep
     ) {
         self.session = session
         self.content = content
@@ -45,6 +57,7 @@ public struct NewItem: Sendable, Equatable {
         self.dedupeKey = dedupeKey
         self.ttl = ttl
         self.atHead = atHead
+        self.onDuplicate = onDuplicate
     }
 }
 
@@ -66,11 +79,16 @@ public struct QueueItem: Sendable, Equatable {
     /// While presenting: when the lease ends and the item becomes deliverable again.
     public var leaseUntil: Date?
     public var atHead: Bool
+    /// What the user typed in the alert's input field, given with the ack that made it done (the
+    /// server checked it against the field; never a secure field's). `QueueStore.item` reads it;
+    /// of the steps, only the ack that gives it answers with it (a store may load a step's items
+    /// without it: no step changes it once given).
+    public var input: String?
 
     public init(
         ticket: String, session: String, content: QueueContent, priority: Int, lane: Lane, dedupeKey: String,
         state: ItemState, sequence: Int64, enqueuedAt: Date, expiresAt: Date?, deliveries: Int, leaseUntil: Date?,
-        atHead: Bool
+        atHead: Bool, input: String? = nil
     ) {
         self.ticket = ticket
         self.session = session
@@ -85,6 +103,7 @@ public struct QueueItem: Sendable, Equatable {
         self.deliveries = deliveries
         self.leaseUntil = leaseUntil
         self.atHead = atHead
+        self.input = input
     }
 }
 
@@ -97,11 +116,15 @@ public struct EnqueueResult: Sendable, Equatable {
     /// 1-based place in its lane's delivery order.
     /// Counted among the lane's queued items; 0 when the item returned is already presenting.
     public var position: Int
+    /// For a duplicate: whether the live item was brought up to date (`OnDuplicate.refresh`, and
+    /// it was still queued). False for a new item.
+    public var refreshed: Bool
 
-    public init(item: QueueItem, created: Bool, position: Int) {
+    public init(item: QueueItem, created: Bool, position: Int, refreshed: Bool = false) {
         self.item = item
         self.created = created
         self.position = position
+        self.refreshed = refreshed
     }
 }
 

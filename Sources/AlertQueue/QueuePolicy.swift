@@ -24,13 +24,16 @@ import Foundation
 ///   queued again (its deliveries kept), or `dead` once it was delivered `maxDeliveries` times;
 ///   then a queued item whose `expiresAt` is not after `now` is `expired` (also one just
 ///   requeued: an item past its TTL is never delivered again).
-/// - **Delivery**: presenting, one more delivery, leased until `now + leaseDuration`. A HUD
-///   delivered ends every other presenting HUD of the session (`done`: the latest wins).
-/// - **Enqueue**: a live item with the same dedupe key is returned instead (not created); a new
-///   HUD cancels the queued HUDs of the session (changeTo); more than `maxQueueLength` live
-///   items are refused.
-/// - **Ack**: a presenting or queued item is `done`, and its chain is queued at the head of its
-///   lane in the same step; a done item stays as it is; cancelled, expired and dead ones are gone.
+/// - **Delivery**: presenting, one more delivery, leased until `now + leaseDuration`. A HUD is
+///   fire-and-forget: delivering it makes it `done` at once (no lease, never delivered again,
+///   never dead), so no HUD is ever presenting.
+/// - **Enqueue**: a live item with the same dedupe key is returned instead (not created); with
+///   `OnDuplicate.refresh` a queued one is first brought up to date (content, priority, lane,
+///   TTL from now; its ticket and sequence kept); a new or refreshed HUD cancels the other
+///   queued HUDs of the session (changeTo); more than `maxQueueLength` live items are refused.
+/// - **Ack**: a presenting or queued item is `done`, with the input given (if any), and its chain
+///   is queued at the head of its lane in the same step; a done item stays as it is (its input
+///   too); cancelled, expired and dead ones are gone.
 /// - **Cancel**: live items become `cancelled`.
 public struct QueuePolicy: Sendable, Equatable {
     public var settings: QueueSettings
@@ -116,18 +119,33 @@ public struct QueuePolicy: Sendable, Equatable {
     }
 
     /// Queues `item` (made by `makeItem`), or returns the live item of the session with its
-    /// dedupe key. A new HUD cancels the session's queued HUDs.
+    /// dedupe key: brought up to date from `item` when `onDuplicate` is `refresh` and it is
+    /// still queued (see `NewItem.OnDuplicate`), else as it is. A new HUD cancels the session's
+    /// queued HUDs, and so does a refreshed one. A refreshed item's `position` is exact over the
+    /// items loaded; a store that counted the others (`Unloaded`) at its old priority and lane
+    /// counts its place again once it is written.
     ///
     /// The PostgreSQL store inserts a batch of enqueues in one statement where none of these
     /// rules but the insert applies (`alertd.enqueue_counted` tells those cases apart in SQL, and
     /// this function, run on the same items, must agree). A rule added here needs its case there.
     /// - Throws: `QueueError.queueFull` when the session would hold more than `maxQueueLength`
     ///   live items; `items` is then left as prepared.
-    public func enqueue(_ item: QueueItem, into items: inout SessionItems, now: Date) throws(QueueError) -> EnqueueResult {
+    public func enqueue(
+        _ item: QueueItem, into items: inout SessionItems, now: Date, onDuplicate: NewItem.OnDuplicate = .keep
+    ) throws(QueueError) -> EnqueueResult {
         precondition(item.session == items.session, "an item queued into another session's items")
         prepare(&items, now: now)
         if let existing = items.live.first(where: { $0.dedupeKey == item.dedupeKey }) {
-            return EnqueueResult(item: existing, created: false, position: Self.position(of: existing, in: items))
+            guard onDuplicate == .refresh, existing.state == .queued else {
+                return EnqueueResult(item: existing, created: false, position: Self.position(of: existing, in: items))
+            }
+            let replaced = item.lane == .hud
+                ? items.live.filter { $0.lane == .hud && $0.state == .queued && $0.ticket != existing.ticket } : []
+            let tickets = Set(replaced.map(\.ticket))
+            items.updateAll(where: { tickets.contains($0.ticket) }) { $0.state = .cancelled }
+            items.refresh(ticket: existing.ticket, from: item)
+            let refreshed = items.item(ticket: existing.ticket) ?? existing
+            return EnqueueResult(item: refreshed, created: false, position: Self.position(of: refreshed, in: items), refreshed: true)
         }
         let replaced = item.lane == .hud ? items.live.filter { $0.lane == .hud && $0.state == .queued } : []
         guard items.liveCount - replaced.count < settings.maxQueueLength else {
@@ -137,21 +155,18 @@ public struct QueuePolicy: Sendable, Equatable {
         return EnqueueResult(item: item, created: true, position: Self.position(of: item, in: items))
     }
 
-    /// Delivers the best queued item of the free lanes, or nil.
+    /// Delivers the best queued item of the free lanes, or nil: presenting with a lease, or
+    /// `done` for a HUD.
     public func next(_ items: inout SessionItems, holdUntil: Date?, now: Date) -> QueueItem? {
         prepare(&items, now: now)
         let lanes = Self.freeLanes(items.all, holdUntil: holdUntil, now: now)
         let candidates = items.all.filter { $0.state == .queued && lanes.contains($0.lane) }
         guard let best = candidates.min(by: Self.precedes) else { return nil }
-        if best.lane == .hud {
-            items.updateAll(where: { $0.state == .presenting && $0.lane == .hud }) { older in
-                older.state = .done
-                older.leaseUntil = nil
-            }
-        }
-        let leaseUntil = now.addingTimeInterval(settings.leaseDuration)
+        // A HUD is fire-and-forget: delivered is done, with no lease to end or redeliver.
+        let fireAndForget = best.lane == .hud
+        let leaseUntil = fireAndForget ? nil : now.addingTimeInterval(settings.leaseDuration)
         items.update(ticket: best.ticket) { item in
-            item.state = .presenting
+            item.state = fireAndForget ? .done : .presenting
             item.deliveries += 1
             item.leaseUntil = leaseUntil
         }
@@ -168,18 +183,19 @@ public struct QueuePolicy: Sendable, Equatable {
         return item
     }
 
-    /// Acknowledges `ticket`: a presenting or queued item becomes `done`, and `chain` (made by
-    /// `makeItem`) is queued first in its lane, in this session. A done item is returned as it
-    /// is (and its chain is not queued again).
+    /// Acknowledges `ticket`: a presenting or queued item becomes `done`, keeping `input` (what
+    /// the user typed, checked by the caller), and `chain` (made by `makeItem`) is queued first
+    /// in its lane, in this session. A done item is returned as it is (its input is not
+    /// replaced, and its chain is not queued again).
     ///
     /// The chain takes the place of the item acknowledged, so the queue limit does not refuse
     /// it; when a live item already has the chain's dedupe key, that one stays and nothing is
     /// added. Either way `chained` is the live item with the chain's key.
     /// - Throws: `notFound` when `items` holds no such ticket; `gone` for a cancelled, expired
     ///   or dead item (also one whose lease or TTL ended just now).
-    public func acknowledge(ticket: String, chain: QueueItem?, in items: inout SessionItems, now: Date) throws(QueueError)
-        -> Acknowledgement
-    {
+    public func acknowledge(
+        ticket: String, chain: QueueItem?, input: String? = nil, in items: inout SessionItems, now: Date
+    ) throws(QueueError) -> Acknowledgement {
         prepare(&items, now: now)
         guard let item = items.item(ticket: ticket) else { throw .notFound(ticket: ticket) }
         switch item.state {
@@ -191,6 +207,7 @@ public struct QueuePolicy: Sendable, Equatable {
             items.update(ticket: ticket) { item in
                 item.state = .done
                 item.leaseUntil = nil
+                item.input = input
             }
             if var chain, !items.live.contains(where: { $0.dedupeKey == chain.dedupeKey }) {
                 chain.session = items.session

@@ -14,15 +14,17 @@ public protocol QueueStore: Sendable {
     /// free, see `QueuePolicy` — marking it presenting with a lease; nil when there is none.
     func next(session: String, now: Date) async throws -> QueueItem?
 
-    /// Ends the lease of a presenting item (`done`), and queues what `chain` answers first in its
-    /// lane, in the same step. Throws `notFound` for an unknown ticket, `gone` for a cancelled,
-    /// expired or dead one. Acknowledging a done item again changes nothing.
+    /// Ends the lease of a presenting item (`done`), keeps `input` (what the user typed) with it,
+    /// and queues what `chain` answers first in its lane, in the same step. Throws `notFound` for
+    /// an unknown ticket, `gone` for a cancelled, expired or dead one. Acknowledging a done item
+    /// again changes nothing.
     ///
     /// `chain` is asked inside the step, with the item as loaded (so an ack reads the item once):
-    /// keep it quick. What it throws ends the step with nothing changed, and is rethrown. It is
-    /// not asked when the ticket is unknown or gone.
+    /// keep it quick. It is where the caller checks `input` against the item. What it throws ends
+    /// the step with nothing changed, and is rethrown. It is not asked when the ticket is unknown
+    /// or gone.
     func acknowledge(
-        session: String, ticket: String, now: Date, chain: @escaping @Sendable (QueueItem) throws -> NewItem?
+        session: String, ticket: String, input: String?, now: Date, chain: @escaping @Sendable (QueueItem) throws -> NewItem?
     ) async throws -> Acknowledgement
 
     /// The session's queued, presenting and dead items, in delivery order.
@@ -79,9 +81,16 @@ extension QueueStore {
         return (enqueued, try await next(session: item.session, now: now))
     }
 
+    /// `acknowledge` without input.
+    public func acknowledge(
+        session: String, ticket: String, now: Date, chain: @escaping @Sendable (QueueItem) throws -> NewItem?
+    ) async throws -> Acknowledgement {
+        try await acknowledge(session: session, ticket: ticket, input: nil, now: now, chain: chain)
+    }
+
     /// `acknowledge` with a chain known beforehand (or none); returns the item acknowledged.
-    public func ack(session: String, ticket: String, chain: NewItem?, now: Date) async throws -> QueueItem {
-        try await acknowledge(session: session, ticket: ticket, now: now) { _ in chain }.item
+    public func ack(session: String, ticket: String, chain: NewItem?, input: String? = nil, now: Date) async throws -> QueueItem {
+        try await acknowledge(session: session, ticket: ticket, input: input, now: now) { _ in chain }.item
     }
 }
 

@@ -3,8 +3,11 @@
 /// A store loads the session's live items (and whatever else the step needs: the ticket being
 /// acknowledged or cancelled, the dead items for a listing), or only the *window* of them that
 /// the step can touch (see `Unloaded`), lets `QueuePolicy` change them, then writes `updated`
-/// and `inserted` back, in that order (an update can free a dedupe key that an insert takes). A step changes only the `state`, `deliveries` and `leaseUntil` of the items
-/// it loaded, so that is all a store needs to write back for them.
+/// and `inserted` back, in that order (an update can free a dedupe key that an insert takes). A
+/// step changes only the `state`, `deliveries`, `leaseUntil` and `input` (an ack's) of the items
+/// it loaded, so that is all a store needs to write back for them, except for the items in
+/// `refreshed`: an enqueue with `OnDuplicate.refresh` also changed their content, priority, lane
+/// and expiry.
 ///
 /// ```swift
 /// var items = SessionItems(session: "s1", items: try loadLiveItems("s1"))
@@ -22,6 +25,8 @@ public struct SessionItems: Sendable, Equatable {
     private let loaded: [QueueItem]
     /// What the store counted of the live items it did not load.
     public let unloaded: Unloaded
+    /// Tickets of the loaded items a duplicate enqueue brought up to date (see `refresh`).
+    public private(set) var refreshed: Set<String> = []
 
     public init(session: String, items: [QueueItem], unloaded: Unloaded = .none) {
         self.session = session
@@ -63,8 +68,21 @@ public struct SessionItems: Sendable, Equatable {
         }
     }
 
+    /// Brings the loaded item `ticket` up to date with `newer` (a duplicate enqueue's item): its
+    /// content, priority, lane and expiry. Its ticket, sequence, chain flag, enqueue time and
+    /// deliveries stay.
+    mutating func refresh(ticket: String, from newer: QueueItem) {
+        guard let index = all.firstIndex(where: { $0.ticket == ticket }) else { return }
+        refreshed.insert(ticket)
+        all[index].content = newer.content
+        all[index].priority = newer.priority
+        all[index].lane = newer.lane
+        all[index].expiresAt = newer.expiresAt
+        assert(changesOnlyProgress(at: index))
+    }
+
     /// Whether the item at `index` differs from the item as loaded only in state, deliveries
-    /// and lease (a new item may be anything).
+    /// and lease, and for a refreshed item in what `refresh` changes (a new item may be anything).
     private func changesOnlyProgress(at index: Int) -> Bool {
         guard index < loaded.count else { return true }
         var before = loaded[index]
@@ -72,6 +90,13 @@ public struct SessionItems: Sendable, Equatable {
         before.state = after.state
         before.deliveries = after.deliveries
         before.leaseUntil = after.leaseUntil
+        before.input = after.input
+        if refreshed.contains(after.ticket) {
+            before.content = after.content
+            before.priority = after.priority
+            before.lane = after.lane
+            before.expiresAt = after.expiresAt
+        }
         return before == after
     }
 

@@ -9,7 +9,8 @@ import PostgresNIO
 /// `{"alert", "params"}` / `{"spec"}` form as the SQLite store's.
 enum ItemRow {
     /// The columns every read selects, in the order `item(from:)` reads them; qualified with
-    /// `table` when given.
+    /// `table` when given. The functions that read windows return these (not `input`, which
+    /// only the reads of an item and of a listing need: `columnsWithInput`).
     static func columns(of table: String? = nil) -> String {
         let prefix = table.map { "\($0)." } ?? ""
         return [
@@ -20,35 +21,40 @@ enum ItemRow {
 
     static let columns = columns()
 
-    /// The item of `row`; its content from `contents`, by ticket, when kept there.
+    /// `columns`, then `input`: for `item(from:withInput: true)`.
+    static let columnsWithInput = columns + ", input"
+
+    /// The item of `row`; its content from `contents`, by its text, when kept there (by text, not
+    /// by ticket: another instance may refresh the item's content).
     ///
     /// Read cell by cell (`CellReader`), not with `row.decode` of the thirteen columns' tuple:
     /// postgres-nio's generic decoding looked up type metadata for every cell, 22,500
     /// instructions a row under callgrind, and each enqueue of a batch reads its session's live
     /// items.
-    static func item(from row: PostgresRow, contents: ContentCache) throws -> QueueItem {
+    static func item(from row: PostgresRow, contents: ContentCache, withInput: Bool = false) throws -> QueueItem {
         var cells = CellReader(row)
         let ticket = try cells.string(), session = try cells.string(), content = try cells.string()
         let priority = try cells.integer(), lane = try cells.string(), dedupeKey = try cells.string()
         let state = try cells.string(), sequence = try cells.integer(), enqueuedAt = try cells.double()
         let expiresAt = try cells.optionalDouble(), deliveries = try cells.integer()
         let leaseUntil = try cells.optionalDouble(), atHead = try cells.bool()
+        let input = withInput ? try cells.optionalString() : nil
         guard let lane = Lane(rawValue: lane), let state = ItemState(rawValue: state) else {
             throw PostgresStoreError.unreadableRow("item \(ticket) has lane \(lane) and state \(state)")
         }
         return QueueItem(
-            ticket: ticket, session: session, content: try contents.content(json: content, key: ticket), priority: priority,
+            ticket: ticket, session: session, content: try contents.content(json: content), priority: priority,
             lane: lane, dedupeKey: dedupeKey, state: state, sequence: Int64(sequence),
             enqueuedAt: Date(timeIntervalSince1970: enqueuedAt), expiresAt: expiresAt.map(Date.init(timeIntervalSince1970:)),
-            deliveries: deliveries, leaseUntil: leaseUntil.map(Date.init(timeIntervalSince1970:)), atHead: atHead)
+            deliveries: deliveries, leaseUntil: leaseUntil.map(Date.init(timeIntervalSince1970:)), atHead: atHead, input: input)
     }
 
-    static func items(from rows: PostgresRowSequence, contents: ContentCache) async throws -> [QueueItem] {
-        try await rows.collect().map { try item(from: $0, contents: contents) }
+    static func items(from rows: PostgresRowSequence, contents: ContentCache, withInput: Bool = false) async throws -> [QueueItem] {
+        try await rows.collect().map { try item(from: $0, contents: contents, withInput: withInput) }
     }
 
     static func insert(_ item: QueueItem, contents: ContentCache) throws -> PostgresQuery {
-        let content = try contents.json(item.content, key: item.ticket)
+        let content = try contents.json(item.content)
         return """
             INSERT INTO alertd.items (ticket, session, content, priority, lane, dedupe_key, state, sequence, \
             enqueued_at, expires_at, deliveries, lease_until, at_head)
@@ -63,7 +69,7 @@ enum ItemRow {
     /// of its session holds fails it (`items_live_dedupe`). Absent times travel as NaN (never a
     /// time) so that each column is one array of `float8`.
     static func insert(_ items: [QueueItem], contents cache: ContentCache) throws -> PostgresQuery {
-        let contents = try items.map { try cache.json($0.content, key: $0.ticket) }
+        let contents = try items.map { try cache.json($0.content) }
         func column<Element>(_ value: (QueueItem) -> Element) -> BinaryArray<Element> { BinaryArray(items.map(value)) }
         return """
             SELECT alertd.insert_items(\(column(\.ticket))::text[], \(column(\.session))::text[], \
@@ -76,13 +82,40 @@ enum ItemRow {
             """
     }
 
-    /// Writes what a step may change in an item it loaded: its state, deliveries and lease.
+    /// Writes what a step changed in an item it loaded: `updateRefreshed` for an item in
+    /// `items.refreshed`, else `updateProgress`.
+    static func update(_ item: QueueItem, in items: SessionItems) throws -> PostgresQuery {
+        items.refreshed.contains(item.ticket) ? try updateRefreshed(item) : updateProgress(of: item)
+    }
+
+    /// Writes an item a duplicate enqueue refreshed: its progress, and its content, priority,
+    /// lane and expiry (the `live_counts` trigger moves its count).
+    static func updateRefreshed(_ item: QueueItem) throws -> PostgresQuery {
+        let content = try StoredContent.json(item.content)
+        return """
+            UPDATE alertd.items SET state = \(item.state.rawValue), deliveries = \(item.deliveries), \
+            lease_until = \(item.leaseUntil?.timeIntervalSince1970)::float8, content = \(content)::jsonb, \
+            priority = \(item.priority), lane = \(item.lane.rawValue), expires_at = \(item.expiresAt?.timeIntervalSince1970)::float8
+            WHERE ticket = \(item.ticket)
+            """
+    }
+
+    /// Writes what a step may change in an item it loaded: its state, deliveries and lease, and
+    /// an ack's input when it has one (items are read without it: only an ack gives one, to an
+    /// item it makes done, and no step takes one away).
     static func updateProgress(of item: QueueItem) -> PostgresQuery {
-        """
-        UPDATE alertd.items SET state = \(item.state.rawValue), deliveries = \(item.deliveries), \
-        lease_until = \(item.leaseUntil?.timeIntervalSince1970)::float8
-        WHERE ticket = \(item.ticket)
-        """
+        guard let input = item.input else {
+            return """
+                UPDATE alertd.items SET state = \(item.state.rawValue), deliveries = \(item.deliveries), \
+                lease_until = \(item.leaseUntil?.timeIntervalSince1970)::float8
+                WHERE ticket = \(item.ticket)
+                """
+        }
+        return """
+            UPDATE alertd.items SET state = \(item.state.rawValue), deliveries = \(item.deliveries), \
+            lease_until = \(item.leaseUntil?.timeIntervalSince1970)::float8, input = \(input)
+            WHERE ticket = \(item.ticket)
+            """
     }
 }
 
@@ -129,6 +162,13 @@ struct CellReader {
             return Double(bitPattern: bits)
         }
         return try cell.decode(Double.self)
+    }
+
+    mutating func optionalString() throws -> String? {
+        let cell = try next()
+        guard let bytes = cell.bytes else { return nil }
+        if cell.dataType == .text { return String(buffer: bytes) }
+        return try cell.decode(String.self)
     }
 
     mutating func bool() throws -> Bool {

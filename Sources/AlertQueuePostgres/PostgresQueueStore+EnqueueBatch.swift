@@ -87,7 +87,7 @@ extension PostgresQueueStore {
     ) async throws -> [Result<EnqueueResult, any Error>] {
         let ahead = StatementsAhead(connection: connection, logger: logger)
         ahead.send("BEGIN")
-        let decided: (outcomes: [Result<EnqueueResult, any Error>], all: [SessionItems])
+        var decided: (outcomes: [Result<EnqueueResult, any Error>], all: [SessionItems])
         do {
             let requests = writes.map { seeingLiveItems ? WindowRequest.enqueue($0.item) : WindowRequest(session: $0.item.session) }
             let windows = try await lockWindows(
@@ -97,11 +97,25 @@ extension PostgresQueueStore {
                 seeingLiveItems
                     ? windows.sessionItems(session, positioned: positioned) : SessionItems(session: session, items: [])
             }
-            for item in decided.all.flatMap(\.updated) { ahead.send(ItemRow.updateProgress(of: item)) }
+            for items in decided.all {
+                for item in items.updated { ahead.send(try ItemRow.update(item, in: items)) }
+            }
             let inserted = decided.all.flatMap(\.inserted)
             if !inserted.isEmpty { ahead.send(try ItemRow.insert(inserted, contents: contents)) }
+            // A refreshed item's place is counted as written (the writes above are answered first).
+            for index in decided.outcomes.indices {
+                guard case .success(var result) = decided.outcomes[index], result.refreshed else { continue }
+                do {
+                    result.position = try await place(ofQueued: result.item, on: connection)
+                } catch {
+                    try ahead.check()  // a write before it failed the transaction: that is the cause
+                    throw error
+                }
+                decided.outcomes[index] = .success(result)
+            }
         } catch {
             _ = try? await connection.query("ROLLBACK", logger: logger)
+            if let error = error as? PSQLError, error.isUniqueViolation { throw BatchRunsAlone() }
             throw error
         }
         try await connection.query("COMMIT", logger: logger)
@@ -125,7 +139,7 @@ extension PostgresQueueStore {
     ) async throws -> [Result<EnqueueResult, any Error>?] {
         let items = writes.map(\.item)
         let tickets = writes.map { QueueTicket.make(at: $0.now) }
-        let contents = try zip(items, tickets).map { item, ticket in try self.contents.json(item.content, key: ticket) }
+        let contents = try items.map { item in try self.contents.json(item.content) }
         // With the caller's clock, the times are the caller's, and the expiry is computed here
         // exactly as `QueuePolicy.makeItem` computes it; with the database's, there.
         let callers = options.clock == .caller
@@ -194,12 +208,13 @@ extension PostgresQueueStore {
         var bySession = Dictionary(uniqueKeysWithValues: positioned.map { ($0.key, sessionItems($0.key, $0.value)) })
         var outcomes: [Result<EnqueueResult, any Error>] = []
         outcomes.reserveCapacity(writes.count)
-        for candidate in candidates {
+        for (write, candidate) in zip(writes, candidates) {
             // A refused enqueue leaves the items as they were before it (its transaction, alone,
             // would have been rolled back).
             var items = bySession[candidate.item.session]!
             do {
-                outcomes.append(.success(try policy.enqueue(candidate.item, into: &items, now: candidate.now)))
+                let onDuplicate = write.item.onDuplicate
+                outcomes.append(.success(try policy.enqueue(candidate.item, into: &items, now: candidate.now, onDuplicate: onDuplicate)))
                 bySession[candidate.item.session] = items
             } catch {
                 outcomes.append(.failure(error))

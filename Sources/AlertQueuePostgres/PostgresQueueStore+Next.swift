@@ -17,7 +17,7 @@ extension PostgresQueueStore {
     /// 3. Claims the best queued item of the free lanes in the documented order (chains first,
     ///    newest first; then priority, higher first; then enqueue order), taken from the first
     ///    entries of each lane's indexes rather than by sorting the session's queue.
-    /// 4. Marks it presenting with a lease; a HUD ends the session's other presenting HUDs.
+    /// 4. Marks it presenting with a lease; a HUD is done at once (fire-and-forget).
     ///
     /// The partial unique index `items_one_presenting` still guarantees one presenting modal per
     /// session whatever the path: a unique violation is answered by `perform` running the claim

@@ -17,10 +17,10 @@ extension PostgresQueueStore {
     }
 
     public func acknowledge(
-        session: String, ticket: String, now: Date, chain: @escaping @Sendable (QueueItem) throws -> NewItem?
+        session: String, ticket: String, input: String?, now: Date, chain: @escaping @Sendable (QueueItem) throws -> NewItem?
     ) async throws -> Acknowledgement {
         try await write(session: session) { connection in
-            try await self.acknowledge(session: session, ticket: ticket, now: now, chain: chain, on: connection)
+            try await self.acknowledge(session: session, ticket: ticket, input: input, now: now, chain: chain, on: connection)
         }
     }
 
@@ -32,9 +32,9 @@ extension PostgresQueueStore {
         try await perform { connection in
             let rows = try await connection.query(
                 """
-                SELECT \(unescaped: ItemRow.columns) FROM alertd.items WHERE ticket = \(ticket) AND session = \(session)
+                SELECT \(unescaped: ItemRow.columnsWithInput) FROM alertd.items WHERE ticket = \(ticket) AND session = \(session)
                 """, logger: self.logger)
-            return try await ItemRow.items(from: rows, contents: self.contents).first
+            return try await ItemRow.items(from: rows, contents: self.contents, withInput: true).first
         }
     }
 

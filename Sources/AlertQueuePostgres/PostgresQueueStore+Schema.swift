@@ -90,6 +90,12 @@ extension PostgresQueueStore {
         Migration(name: "indexWindows", statements: windowIndexes),
         Migration(name: "countLiveItems", statements: liveCounts),
         Migration(name: "windowFunctions", statements: [lockWindowsFunction, enqueueCountedFunction, claimNextFunction]),
+        // A HUD is done when it is claimed: fire-and-forget.
+        Migration(name: "claimHUDsAsDone", statements: [claimNextFunctionV2]),
+        // What the user typed in an alert's input field, kept with the item its ack made done. A
+        // nullable column: the functions of the version before name their columns, or take the
+        // row type as it is, and go on working beside it.
+        Migration(name: "keepAckInput", statements: ["ALTER TABLE alertd.items ADD COLUMN input text"]),
     ]
 
     /// `alertd.lock_session(session, with_sequence, states, ticket)`: a write's first round trip.

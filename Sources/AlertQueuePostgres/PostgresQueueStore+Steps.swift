@@ -58,7 +58,7 @@ extension PostgresQueueStore {
     @discardableResult
     func save(_ items: SessionItems, on connection: PostgresConnection) async throws -> Bool {
         for item in items.updated {
-            try await connection.query(ItemRow.updateProgress(of: item), logger: logger)
+            try await connection.query(try ItemRow.update(item, in: items), logger: logger)
         }
         for item in items.inserted {
             try await connection.query(try ItemRow.insert(item, contents: contents), logger: logger)
@@ -87,8 +87,12 @@ extension PostgresQueueStore {
             var items =
                 seeingLiveItems
                 ? window.sessionItems(new.session, positioned: [(candidate, 0)]) : SessionItems(session: new.session, items: [])
-            let result = try policy.enqueue(candidate, into: &items, now: now)
-            guard result.created else { return (result, try await save(items, on: connection)) }
+            var result = try policy.enqueue(candidate, into: &items, now: now, onDuplicate: new.onDuplicate)
+            guard result.created else {
+                let changed = try await save(items, on: connection)
+                if result.refreshed { result.position = try await place(ofQueued: result.item, on: connection) }
+                return (result, changed)
+            }
             if items.updated.isEmpty, items.inserted == [candidate] {
                 if try await insertUnlessLiveDuplicate(candidate, on: connection) { return (result, true) }
             } else {
@@ -101,9 +105,11 @@ extension PostgresQueueStore {
             }
             let again = try await lockWindows([WindowRequest.enqueue(new)], sequences: 0, now: now, on: connection)
             var reloaded = again.sessionItems(new.session, positioned: [(candidate, 0)])
-            let duplicate = try policy.enqueue(candidate, into: &reloaded, now: now)
+            var duplicate = try policy.enqueue(candidate, into: &reloaded, now: now, onDuplicate: new.onDuplicate)
             guard !duplicate.created else { throw PostgresStoreError.unreadableRow("a live dedupe key held by no live item") }
-            return (duplicate, try await save(reloaded, on: connection))
+            let changed = try await save(reloaded, on: connection)
+            if duplicate.refreshed { duplicate.position = try await place(ofQueued: duplicate.item, on: connection) }
+            return (duplicate, changed)
         }
     }
 
@@ -120,7 +126,7 @@ extension PostgresQueueStore {
     /// An ack: the window holds the ticket; when `chain` answers with an item, a second read
     /// adds the live item with its key and the queued HUDs it would replace, and takes its sequence.
     func acknowledge(
-        session: String, ticket: String, now: Date, chain: @Sendable (QueueItem) throws -> NewItem?,
+        session: String, ticket: String, input: String?, now: Date, chain: @Sendable (QueueItem) throws -> NewItem?,
         on connection: PostgresConnection
     ) async throws -> (Acknowledgement, changed: Bool) {
         try await connection.transaction(logger: logger) { connection in
@@ -139,7 +145,7 @@ extension PostgresQueueStore {
                 chained = policy.makeItem(new, ticket: QueueTicket.make(at: now), sequence: more.sequences[0], now: now)
                 items = SessionItems(session: session, items: window.adding(more))
             }
-            let acknowledgement = try policy.acknowledge(ticket: ticket, chain: chained, in: &items, now: now)
+            let acknowledgement = try policy.acknowledge(ticket: ticket, chain: chained, input: input, in: &items, now: now)
             return (acknowledgement, try await save(items, on: connection))
         }
     }

@@ -46,7 +46,7 @@ struct ItemRecord: Sendable, Equatable {
     /// The columns in the order `ItemRecordCursor` reads them by position.
     static let selection = """
         ticket, session, content, priority, lane, dedupe_key, state, sequence, enqueued_at, expires_at, \
-        deliveries, lease_until, at_head
+        deliveries, lease_until, at_head, input
         """
 }
 
@@ -189,18 +189,42 @@ extension ItemRecord {
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
 
-    /// Writes what a step may change in an item it loaded: its state, deliveries and lease.
-    /// Its values are bound as `insertRow` binds them.
+    /// Writes what a step may change in an item it loaded: its state, deliveries and lease, and
+    /// an ack's input when it has one (only an ack gives one, to an item it makes done; no step
+    /// takes one away). Its values are bound as `insertRow` binds them.
     static func updateProgress(of item: QueueItem, in db: Database) throws {
-        try RawBinding.execute(updateProgressSQL, in: db) { statement in
+        try RawBinding.execute(item.input == nil ? updateProgressSQL : updateProgressWithInputSQL, in: db) { statement in
             RawBinding.text(item.state.rawValue, to: statement, at: 1)
             sqlite3_bind_int64(statement, 2, Int64(item.deliveries))
             RawBinding.double(item.leaseUntil?.timeIntervalSince1970, to: statement, at: 3)
             RawBinding.text(item.ticket, to: statement, at: 4)
+            if let input = item.input { RawBinding.text(input, to: statement, at: 5) }
         }
     }
 
-    static let updateProgressSQL = "UPDATE items SET state = ?, deliveries = ?, lease_until = ? WHERE ticket = ?"
+    static let updateProgressSQL = "UPDATE items SET state = ?1, deliveries = ?2, lease_until = ?3 WHERE ticket = ?4"
+    static let updateProgressWithInputSQL = "UPDATE items SET state = ?1, deliveries = ?2, lease_until = ?3, input = ?5 WHERE ticket = ?4"
+
+    /// Writes an item a duplicate enqueue refreshed: its progress, and its content, priority,
+    /// lane and expiry (`live_counts_move` moves its count).
+    static func updateRefreshed(_ item: QueueItem, in db: Database) throws {
+        let content = try StoredContent.json(item.content)
+        try RawBinding.execute(updateRefreshedSQL, in: db) { statement in
+            RawBinding.text(item.state.rawValue, to: statement, at: 1)
+            sqlite3_bind_int64(statement, 2, Int64(item.deliveries))
+            RawBinding.double(item.leaseUntil?.timeIntervalSince1970, to: statement, at: 3)
+            RawBinding.text(content, to: statement, at: 4)
+            sqlite3_bind_int64(statement, 5, Int64(item.priority))
+            RawBinding.text(item.lane.rawValue, to: statement, at: 6)
+            RawBinding.double(item.expiresAt?.timeIntervalSince1970, to: statement, at: 7)
+            RawBinding.text(item.ticket, to: statement, at: 8)
+        }
+    }
+
+    static let updateRefreshedSQL = """
+        UPDATE items SET state = ?, deliveries = ?, lease_until = ?, content = ?, priority = ?, lane = ?, expires_at = ?
+        WHERE ticket = ?
+        """
 }
 
 extension ItemRecord {
@@ -230,7 +254,7 @@ extension ItemRecord {
             expiresAt: Double.fromStatement(row, atUncheckedIndex: 9).map(Date.init(timeIntervalSince1970:)),
             deliveries: try column(row, 10),
             leaseUntil: Double.fromStatement(row, atUncheckedIndex: 11).map(Date.init(timeIntervalSince1970:)),
-            atHead: try column(row, 12))
+            atHead: try column(row, 12), input: String.fromStatement(row, atUncheckedIndex: 13))
     }
 
     /// The value of a NOT NULL column.

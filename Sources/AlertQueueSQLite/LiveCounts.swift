@@ -31,6 +31,19 @@ enum LiveCounts {
         END;
         """
 
+    /// Migration `countRefreshedItems`: a live item whose lane, priority or chain flag changes
+    /// in place (a duplicate enqueue refreshed it) moves from its count to the new one. A change
+    /// of state in the same statement is counted by the triggers above, with the row's new
+    /// values.
+    static let moveSchema = """
+        CREATE TRIGGER live_counts_move AFTER UPDATE OF lane, priority, at_head ON items
+        WHEN OLD.state IN ('queued', 'presenting') AND NEW.state IS OLD.state
+            AND (NEW.lane IS NOT OLD.lane OR NEW.priority IS NOT OLD.priority OR NEW.at_head IS NOT OLD.at_head) BEGIN
+            \(remove("OLD"))
+            \(add("NEW"))
+        END;
+        """
+
     private static func add(_ row: String) -> String {
         """
         INSERT INTO live_counts VALUES (\(row).session, \(row).lane, \(row).at_head, \(row).priority, \(row).state, 1)

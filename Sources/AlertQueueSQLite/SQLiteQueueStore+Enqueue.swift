@@ -43,17 +43,22 @@ extension SQLiteQueueStore {
     ) throws -> (enqueued: EnqueueResult, delivered: QueueItem?) {
         let candidate = policy.makeItem(new, ticket: ticket, sequence: try sequences.next(in: db), now: now)
         var items = SessionItems(session: new.session, items: [])
+        var window: SessionWindow?
         if seeingLiveItems {
-            var window = try SessionWindow(session: new.session, now: now, in: db, contents: contents)
-            try window.readHolder(of: new.dedupeKey)
-            if new.lane == .hud { try window.readQueuedHUDs() }
-            if delivering { try window.readBest() }
-            let holder = window.items.first { $0.dedupeKey == new.dedupeKey && $0.state.isLive }
-            items = window.sessionItems(unloaded: try window.unloaded(positioned: [candidate] + (holder.map { [$0] } ?? [])))
+            var read = try SessionWindow(session: new.session, now: now, in: db, contents: contents)
+            try read.readHolder(of: new.dedupeKey)
+            if new.lane == .hud { try read.readQueuedHUDs() }
+            if delivering { try read.readBest() }
+            let holder = read.items.first { $0.dedupeKey == new.dedupeKey && $0.state.isLive }
+            items = read.sessionItems(unloaded: try read.unloaded(positioned: [candidate] + (holder.map { [$0] } ?? [])))
+            window = read
         }
-        let result = try policy.enqueue(candidate, into: &items, now: now)
+        var result = try policy.enqueue(candidate, into: &items, now: now, onDuplicate: new.onDuplicate)
         let delivered = delivering && result.created ? try deliver(from: &items, now: now, in: db) : nil
         try save(items, in: db)
+        // A refresh may have moved the item among priorities or lanes: its place is counted
+        // again as written (the counts of the window were of its place before).
+        if result.refreshed, let window { result.position = try window.place(ofQueued: result.item) }
         return (result, delivered)
     }
 

@@ -110,6 +110,16 @@ extension SQLiteQueueStore {
             try db.execute(sql: LiveCounts.schema)
         }
 
+        // A duplicate enqueue may refresh a queued item in place, changing its lane or priority.
+        migrator.registerMigration("countRefreshedItems") { db in
+            try db.execute(sql: LiveCounts.moveSchema)
+        }
+
+        // What the user typed in an alert's input field, kept with the item its ack made done.
+        migrator.registerMigration("keepAckInput") { db in
+            try db.alter(table: "items") { t in t.add(column: "input", .text) }
+        }
+
         return migrator
     }
 }

@@ -134,7 +134,7 @@ public struct SQLiteQueueStore: EnqueueAndTakeNext {
     }
 
     public func acknowledge(
-        session: String, ticket: String, now: Date, chain: @escaping @Sendable (QueueItem) throws -> NewItem?
+        session: String, ticket: String, input: String?, now: Date, chain: @escaping @Sendable (QueueItem) throws -> NewItem?
     ) async throws -> Acknowledgement {
         try await write { db in
             var window = try SessionWindow(session: session, now: now, in: db, contents: contents)
@@ -147,7 +147,7 @@ public struct SQLiteQueueStore: EnqueueAndTakeNext {
                 if chained.lane == .hud { try window.readQueuedHUDs() }
             }
             var items = window.sessionItems()
-            let acknowledgement = try policy.acknowledge(ticket: ticket, chain: chained, in: &items, now: now)
+            let acknowledgement = try policy.acknowledge(ticket: ticket, chain: chained, input: input, in: &items, now: now)
             try save(items, in: db)
             return acknowledgement
         }
@@ -162,8 +162,10 @@ public struct SQLiteQueueStore: EnqueueAndTakeNext {
         }
     }
 
+    /// Read beside the writer, so not through `contents`, which only the writer's thread fills:
+    /// a read of a snapshot from before a refresh could otherwise keep the content it replaced.
     public func item(session: String, ticket: String) async throws -> QueueItem? {
-        try read { db in try ItemRecord.fetch(db, session: session, ticket: ticket, contents: contents) }
+        try read { db in try ItemRecord.fetch(db, session: session, ticket: ticket, contents: ContentCache(limit: 0)) }
     }
 
     public func cancel(session: String, ticket: String?, now: Date) async throws -> Int {
@@ -270,29 +272,6 @@ extension SQLiteQueueStore {
             guard let failure = QueueError.sqlite(error) else { throw error }
             health.failed(failure)
             throw failure
-        }
-    }
-
-    /// `next`'s step on the session's loaded `items`, under the session's hold.
-    func deliver(from items: inout SessionItems, now: Date, in db: Database) throws -> QueueItem? {
-        let holdUntil = try HoldRecord.until(session: items.session, in: db).map(Date.init(timeIntervalSince1970:))
-        return policy.next(&items, holdUntil: holdUntil, now: now)
-    }
-
-    /// The session's items in `scope` (none for nil), for a step.
-    func load(session: String, scope: ItemRecord.Scope?, in db: Database) throws -> SessionItems {
-        let loaded = try scope.map { try ItemRecord.fetch(db, session: session, scope: $0, contents: contents) } ?? []
-        return SessionItems(session: session, items: loaded)
-    }
-
-    /// Writes a step's changes: updates first (they may free a dedupe key), then inserts. A step
-    /// changes only the state, deliveries and lease of the items it loaded (see `SessionItems`).
-    func save(_ items: SessionItems, in db: Database) throws {
-        for item in items.updated {
-            try ItemRecord.updateProgress(of: item, in: db)
-        }
-        for item in items.inserted {
-            try ItemRecord(item, contents: contents).insertRow(db)
         }
     }
 }

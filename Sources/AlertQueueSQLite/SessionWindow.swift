@@ -102,6 +102,21 @@ extension SessionWindow {
         return higher + older
     }
 
+    /// The 1-based place of `item`, queued and written, among the session's queued items of its
+    /// lane, all counted in the database as it is now.
+    func place(ofQueued item: QueueItem) throws -> Int {
+        let priority = Int64(item.priority)
+        if item.atHead {
+            return 1 + (try count(WindowSQL.chainsAhead, lane: item.lane) { sqlite3_bind_int64($0, 3, item.sequence) })
+        }
+        let higher = try count(LiveCounts.aheadOfPrioritySQL, lane: item.lane) { sqlite3_bind_int64($0, 3, priority) }
+        let older = try count(WindowSQL.samePriorityAhead, lane: item.lane) { statement in
+            sqlite3_bind_int64(statement, 3, priority)
+            sqlite3_bind_int64(statement, 4, item.sequence)
+        }
+        return 1 + higher + older
+    }
+
     private func count(_ sql: String, lane: Lane? = nil, bind: (OpaquePointer) -> Void) throws -> Int {
         var value: Int64 = 0
         try RawBinding.query(sql, in: db) { statement in

@@ -123,8 +123,9 @@ struct AlertClientLiveTests {
         #expect(redeem.ticket == chained)
         #expect(redeem.spec.id == "app/redeemInvite")
 
-        // And an action without `next` chains nothing, after which a short poll finds nothing
-        let redeemed = try await client.ack(session: "client-flow", ticket: redeem.ticket, action: "redeem")
+        // And an action without `next`, with the code the user typed, chains nothing, after which
+        // a short poll finds nothing
+        let redeemed = try await client.ack(session: "client-flow", ticket: redeem.ticket, action: "redeem", input: "Q7-KD92")
         #expect(redeemed.chained == nil)
         #expect(try await client.next(session: "client-flow", wait: .seconds(1)) == nil)
         #expect(client.statistics.specsDecoded == 2)

@@ -48,6 +48,11 @@ struct PostgresLiveCountsTests {
         _ = try await store.enqueueAsOneBatch(
             [alert("app/b"), alert("app/c", in: "s2", priority: 900), hud("app/h", in: "s3"), alert("app/d", in: "s9")], now: t0)
         _ = try await store.enqueueAsOneBatch([hud("app/h2", in: "s3"), alert("app/b", key: "app/b")], now: at(1))
+        // and duplicates that refresh queued items into another priority, lane and TTL
+        var refreshes = [alert("app/b", priority: 800, key: "app/b", ttl: 30), alert("app/c", in: "s2", priority: 100, lane: .toast)]
+        for index in refreshes.indices { refreshes[index].onDuplicate = .refresh }
+        _ = try await store.enqueueAsOneBatch(refreshes, now: at(1))
+        _ = try await store.enqueue(refreshes[0], now: at(1))
         for now in [at(2), at(3), at(40), at(41)] {
             if let item = try await store.next(session: "s2", now: now) {
                 _ = try await store.acknowledge(session: "s2", ticket: item.ticket, now: now) { _ in alert("app/chain", in: "s2") }

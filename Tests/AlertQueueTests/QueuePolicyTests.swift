@@ -176,21 +176,22 @@ struct QueuePolicyTests {
         #expect(policy.next(&items, holdUntil: at(30), now: at(30))?.ticket == "modal")
     }
 
-    @Test("Delivering a HUD ends every other presenting HUD, and nothing else")
-    func nextHUDLatestWins() {
+    @Test("Delivering a HUD makes it done at once, with no lease; a presenting modal stays as it is")
+    func nextHUDIsDone() {
         // Given
         var items = SessionItems(session: session, items: [
-            item("oldHUD", lane: .hud, sequence: 1, state: .presenting, deliveries: 1, leaseUntil: at(60)),
             item("modal", sequence: 2, state: .presenting, deliveries: 1, leaseUntil: at(60)),
-            item("newHUD", lane: .hud, sequence: 3),
+            item("hud", lane: .hud, sequence: 3),
         ])
         // When
         let delivered = policy.next(&items, holdUntil: nil, now: at(1))
         // Then
-        #expect(delivered?.ticket == "newHUD")
-        #expect(items.item(ticket: "oldHUD")?.state == .done)
-        #expect(items.item(ticket: "oldHUD")?.leaseUntil == nil)
+        #expect(delivered?.ticket == "hud")
+        #expect(delivered?.state == .done)
+        #expect(delivered?.leaseUntil == nil)
+        #expect(delivered?.deliveries == 1)
         #expect(items.item(ticket: "modal")?.state == .presenting)
+        #expect(items.updated.map(\.ticket) == ["hud"])
     }
 
     // MARK: Enqueue

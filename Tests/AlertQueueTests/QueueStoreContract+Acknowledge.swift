@@ -87,4 +87,34 @@ extension QueueStoreContract {
             #expect(try await store.items(session: session, now: at(1)).isEmpty)
         }
     }
+
+    @Test("An ack keeps its input with the done item; an ack again keeps the first, and a chain still comes",
+        arguments: StoreFactory.all)
+    func acknowledgeKeepsInput(_ factory: StoreFactory) async throws {
+        try await factory.withStore { store in
+            // Given
+            let queued = try await store.enqueue(alert("app/redeemInvite"), now: t0).item
+            let shown = try #require(try await store.next(session: session, now: t0))
+            // When
+            let done = try await store.acknowledge(session: session, ticket: shown.ticket, input: "Q7-KD92", now: at(1)) { _ in
+                alert("app/welcome")
+            }
+            // Then
+            #expect(done.item.state == .done)
+            #expect(done.item.input == "Q7-KD92")
+            #expect(done.chained?.alertID == "app/welcome")
+            let stored = try #require(try await store.item(session: session, ticket: queued.ticket))
+            #expect(stored.state == .done)
+            #expect(stored.input == "Q7-KD92")
+            // When acknowledged again with other input
+            _ = try await store.ack(session: session, ticket: shown.ticket, chain: nil, input: "other", now: at(2))
+            // Then the first stays
+            #expect(try await store.item(session: session, ticket: queued.ticket)?.input == "Q7-KD92")
+            // And an ack without input keeps none
+            let other = try await store.enqueue(alert("app/other"), now: at(3)).item
+            _ = try await store.next(session: session, now: at(3))
+            _ = try await store.ack(session: session, ticket: other.ticket, chain: nil, now: at(3))
+            #expect(try await store.item(session: session, ticket: other.ticket)?.input == nil)
+        }
+    }
 }

@@ -43,8 +43,34 @@ extension QueueStoreContract {
         }
     }
 
-    @Test("Delivering a HUD ends the HUD presenting before it: the latest wins", arguments: StoreFactory.all)
-    func hudLatestWinsOnDelivery(_ factory: StoreFactory) async throws {
+    @Test("Delivering a HUD ends it: done at once, never delivered again when the lease time passes, never dead",
+        arguments: StoreFactory.all)
+    func hudDeliveredIsDone(_ factory: StoreFactory) async throws {
+        try await factory.withStore(QueueSettings(leaseDuration: 60, maxDeliveries: 1)) { store in
+            // Given
+            let queued = try await store.enqueue(hud("app/saved"), now: t0).item
+            // When
+            let delivered = try #require(try await store.next(session: session, now: t0))
+            // Then
+            #expect(delivered.ticket == queued.ticket)
+            #expect(delivered.state == .done)
+            #expect(delivered.leaseUntil == nil)
+            #expect(delivered.deliveries == 1)
+            #expect(try await store.listedIDs(now: t0).isEmpty)
+            // When the lease time of a modal, and more, passes without an ack
+            for seconds in [60.0, 61, 600] {
+                #expect(try await store.next(session: session, now: at(seconds)) == nil)
+            }
+            // Then it is still done: not queued again, not dead
+            let stored = try #require(try await store.item(session: session, ticket: queued.ticket))
+            #expect(stored.state == .done)
+            #expect(stored.deliveries == 1)
+            #expect(try await store.listedIDs(now: at(600)).isEmpty)
+        }
+    }
+
+    @Test("A HUD delivered after another is delivered at once: the one before is done already", arguments: StoreFactory.all)
+    func hudAfterHUD(_ factory: StoreFactory) async throws {
         try await factory.withStore { store in
             // Given
             _ = try await store.enqueue(hud("app/uploading"), now: t0)
@@ -54,8 +80,44 @@ extension QueueStoreContract {
             let newer = try await store.next(session: session, now: at(1))
             // Then
             #expect(newer?.alertID == "app/uploaded")
+            #expect(newer?.state == .done)
             #expect(try await store.item(session: session, ticket: older.ticket)?.state == .done)
-            #expect(try await store.listedIDs(now: at(1)) == ["app/uploaded"])
+            #expect(try await store.listedIDs(now: at(1)).isEmpty)
+        }
+    }
+
+    @Test("Acknowledging a HUD after its delivery answers done, and changes nothing", arguments: StoreFactory.all)
+    func hudAckAfterDelivery(_ factory: StoreFactory) async throws {
+        try await factory.withStore { store in
+            // Given
+            _ = try await store.enqueue(hud("app/saved"), now: t0)
+            let delivered = try #require(try await store.next(session: session, now: t0))
+            // When
+            let acknowledged = try await store.ack(session: session, ticket: delivered.ticket, chain: nil, now: at(5))
+            // Then
+            #expect(acknowledged.state == .done)
+            #expect(try await store.item(session: session, ticket: delivered.ticket) == delivered)
+        }
+    }
+
+    @Test("A modal delivered beside a HUD is still leased: queued again when its lease ends", arguments: StoreFactory.all)
+    func modalStillLeased(_ factory: StoreFactory) async throws {
+        try await factory.withStore(QueueSettings(leaseDuration: 60)) { store in
+            // Given
+            _ = try await store.enqueue(alert("app/question"), now: t0)
+            _ = try await store.enqueue(hud("app/saved"), now: t0)
+            let modal = try #require(try await store.next(session: session, now: t0))
+            let hud = try #require(try await store.next(session: session, now: t0))
+            // Then
+            #expect(modal.state == .presenting)
+            #expect(modal.leaseUntil == at(60))
+            #expect(hud.state == .done)
+            // When the lease ends
+            let again = try await store.next(session: session, now: at(60))
+            // Then the modal comes back, the HUD does not
+            #expect(again?.ticket == modal.ticket)
+            #expect(again?.deliveries == 2)
+            #expect(try await store.next(session: session, now: at(60)) == nil)
         }
     }
 

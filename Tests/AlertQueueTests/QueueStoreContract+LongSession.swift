@@ -12,7 +12,8 @@ extension QueueStoreContract {
         let settings = QueueSettings(leaseDuration: 30, maxDeliveries: 2, maxQueueLength: LongSessionRun.items / 2)
         try await factory.withStore(settings) { store in
             var run = LongSessionRun(store: store, model: FullScanModel(settings: settings, session: session))
-            // Given: 1,000 enqueues, with deliveries, acks, chains, cancels and holds among them
+            // Given: 1,000 enqueues (duplicates among them, half refreshing), with deliveries, acks,
+            // chains, cancels and holds among them
             for index in 0..<LongSessionRun.items {
                 try await run.enqueue(index: index)
                 if index % 7 == 0 { try await run.next() }
@@ -37,6 +38,7 @@ extension QueueStoreContract {
             let left = run.model.items.filter { $0.state.isLive }.count
             #expect(left == 0)
             #expect(run.refusals > 0, "the queue limit was never reached")
+            #expect(run.refreshes > 0, "no duplicate ever refreshed a queued item")
         }
     }
 }
@@ -50,6 +52,8 @@ private struct LongSessionRun {
     var random = SplitMix64(seed: 7)
     /// Enqueues refused alike by the store and the model (the queue was full).
     var refusals = 0
+    /// Duplicates that refreshed a queued item, alike in the store and the model.
+    var refreshes = 0
 
     private var tickets: [String] { model.items.map(\.ticket) }
 
@@ -67,6 +71,7 @@ private struct LongSessionRun {
             "app/i\(index)", priority: priorities[random.next(below: priorities.count)],
             lane: lanes[random.next(below: lanes.count)], key: key, ttl: ttl)
         new.atHead = random.next(below: 50) == 0
+        new.onDuplicate = random.next(below: 2) == 0 ? .refresh : .keep
         let delivering = index % 10 == 3
         let (store, now) = (store, now)
         let stored = try await Result.of { () async throws -> (enqueued: EnqueueResult, delivered: QueueItem?) in
@@ -80,6 +85,7 @@ private struct LongSessionRun {
         case (.success(let got), .success(let want)):
             try #require(got.enqueued == want.enqueued, "enqueue \(index)")
             try #require(got.delivered == want.delivered, "delivery after enqueue \(index)")
+            if got.enqueued.refreshed { refreshes += 1 }
         case (.failure(let got), .failure(let want)):
             try #require(got == want, "enqueue \(index)")
             refusals += 1

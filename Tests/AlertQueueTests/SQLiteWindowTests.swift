@@ -1,4 +1,5 @@
 import AlertQueue
+import AlertSpec
 import Foundation
 import GRDB
 import Testing
@@ -42,9 +43,9 @@ struct SQLiteWindowTests {
         }
         let old = try DatabaseQueue(path: path)
         try await old.write { db in
-            for trigger in ["insert", "enter", "leave", "delete"] { try db.execute(sql: "DROP TRIGGER live_counts_\(trigger)") }
+            for trigger in ["insert", "enter", "leave", "delete", "move"] { try db.execute(sql: "DROP TRIGGER live_counts_\(trigger)") }
             try db.execute(sql: "DROP TABLE live_counts")
-            try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = 'countLiveItems'")
+            try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier IN ('countLiveItems', 'countRefreshedItems')")
         }
         try old.close()
         // When
@@ -56,5 +57,40 @@ struct SQLiteWindowTests {
         await #expect(throws: QueueError.queueFull(limit: 3)) {
             try await store.enqueue(alert("app/e"), now: at(1))
         }
+    }
+
+    @Test("live_counts stays exact when duplicate enqueues refresh queued items into other priorities, lanes and TTLs")
+    func countsFollowRefreshes() async throws {
+        // Given
+        let store = try SQLiteQueueStore.inMemory()
+        _ = try await store.enqueue(alert("app/a", priority: 300, key: "a"), now: t0)
+        _ = try await store.enqueue(alert("app/b", priority: 500, key: "b", ttl: 60), now: t0)
+        _ = try await store.enqueue(alert("app/c", priority: 500, key: "c"), now: t0)
+        // When: refreshed to another priority, to another lane, with and without a TTL
+        var refreshes = [
+            alert("app/a", priority: 900, key: "a", ttl: 30), alert("app/b", priority: 500, lane: .toast, key: "b"),
+            alert("app/c", priority: 100, key: "c"),
+        ]
+        for index in refreshes.indices { refreshes[index].onDuplicate = .refresh }
+        for new in refreshes {
+            #expect(try await store.enqueue(new, now: at(1)).refreshed)
+        }
+        _ = try await store.next(session: session, now: at(2))
+        // Then
+        let differences = try await store.writer.read { db in
+            try Int.fetchOne(
+                db,
+                sql: """
+                    WITH counted AS (
+                        SELECT session, lane, at_head, priority, state, count(*) AS n FROM items
+                        WHERE state IN ('queued', 'presenting') GROUP BY session, lane, at_head, priority, state)
+                    SELECT count(*) FROM (
+                        SELECT * FROM (SELECT * FROM counted EXCEPT SELECT * FROM live_counts)
+                        UNION ALL
+                        SELECT * FROM (SELECT * FROM live_counts EXCEPT SELECT * FROM counted))
+                    """)
+        }
+        #expect(differences == 0)
+        #expect(try await store.items(session: session, now: at(2)).map(\.priority) == [900, 500, 100])
     }
 }

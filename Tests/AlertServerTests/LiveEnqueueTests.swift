@@ -170,6 +170,29 @@ struct LiveEnqueueTests {
         }
     }
 
+    @Test("a HUD is done once delivered: never delivered again when the lease time passes, never dead; its ack is still 200")
+    func hudFireAndForget() throws {
+        let clock = ManualClock()
+        try withLiveServer(settings: QueueSettings(leaseDuration: 1, maxDeliveries: 1), clock: clock) { port in
+            // Given a "Saved" HUD delivered, and never acknowledged
+            let app = try SessionClient.open(port: port, session: "saver")
+            let hud = try app.enqueue(#"{"alert":"app/saved"}"#)
+            #expect(try app.delivered().ticket == hud.ticket)
+            #expect(try app.list().items.isEmpty, "a delivered HUD presents nothing")
+            // When its lease time, and more, passes
+            for _ in 0..<3 {
+                clock.advance(by: 1.2)
+                #expect(try app.next().status == 204)
+            }
+            // Then it is not listed, not even dead; and an ack after all is answered done
+            #expect(try app.list().items.isEmpty)
+            let acked = try app.ack(hud.ticket)
+            expectQueueAnswer(acked, status: 200)
+            #expect(try acked.decode(AcknowledgedBody.self).state == "done")
+            #expect(try app.admin("GET", "/queue/\(hud.ticket)").jsonObject()?["state"] as? String == "done")
+        }
+    }
+
     @Test("HEAD …/next does not deliver (a HEAD request must not change the queue)")
     func headDoesNotDeliver() throws {
         // HEAD may not ride on this GET: it would lease the item and throw its body away, the

@@ -94,6 +94,7 @@ struct LiveLongPollTests {
             #expect(duplicate.status == 200)
             let again = try duplicate.decode(EnqueuedBody.self)
             #expect(again.duplicate)
+            #expect(!again.refreshed, "a presenting item is left as it is")
             #expect(again.ticket == enqueued.ticket)
             #expect(eventually { service.queue.polls.count == 1 }, "the second poll stopped waiting")
             let second = try pollers[1].client.readResponse()

@@ -65,6 +65,7 @@ struct LiveQueueDocumentTests {
             record("QueueList", "list presenting", try s.app("GET", "/queue"))
             record("Acknowledged", "ack chained", try s.ack(byKind["card"] ?? "", action: "done.alternative"))
             record("Acknowledged", "ack", try s.ack(byKind["toast"] ?? ""))
+            record("QueueItemView", "item done", try s.admin("GET", "/queue/\(byKind["toast"] ?? "")"))
             record("InvalidRequestProblem", "bad action", try s.ack(byKind["hud"] ?? "", action: "nope"))
             let chained = try s.next(locale: "ru")
             record("Delivery", "next chained", chained)
@@ -100,10 +101,12 @@ struct LiveQueueDocumentTests {
                 // null is a member left out
                 #"{"alert":"app/questionExit","priority":null,"ttl":null,"dedupeKey":null,"params":null,"spec":null}"#,
                 #"{"alert":null,"spec":{"kind":"hud","state":"success","text":null}}"#,
+                #"{"alert":"app/answerExit","onDuplicate":"keep"}"#, #"{"alert":"app/logoutConfirm","onDuplicate":"refresh"}"#,
+                #"{"alert":"app/saved","onDuplicate":null}"#,
             ],
             "TokenRequest": [#"{}"#, #"{"ttl":60}"#, #"{"ttl":7776000}"#, #"{"ttl":null}"#],
             "HoldRequest": [#"{}"#, #"{"seconds":0.5}"#, #"{"seconds":600}"#, #"{"seconds":null}"#],
-            "AckRequest": [#"{}"#, #"{"action":"done.alternative"}"#, #"{"action":null}"#],
+            "AckRequest": [#"{}"#, #"{"action":"done.alternative"}"#, #"{"action":null}"#, #"{"action":"redeem","input":"Q7"}"#, #"{"input":null}"#],
         ]
         let refused: [String: [String]] = [
             "EnqueueRequest": [
@@ -113,11 +116,12 @@ struct LiveQueueDocumentTests {
                 #"{"alert":"app/questionExit","when":"now"}"#, #"{"spec":{"kind":"hud","state":"success"},"params":{}}"#,
                 #"{"alert":"questionExit"}"#, #"{"spec":{"kind":"alert","title":"Hi"}}"#,
                 #"{"alert":null,"spec":null}"#, #"{"alert":"app/questionExit","when":null}"#,
-                #"{"spec":{"kind":null}}"#,
+                #"{"spec":{"kind":null}}"#, #"{"alert":"app/questionExit","onDuplicate":"replace"}"#,
+                #"{"alert":"app/questionExit","onDuplicate":true}"#,
             ],
             "TokenRequest": [#"{"ttl":59}"#, #"{"ttl":7776001}"#, #"{"lifetime":60}"#, #"{"lifetime":null}"#],
             "HoldRequest": [#"{"seconds":0}"#, #"{"seconds":601}"#, #"{"secs":1}"#, #"{"secs":null}"#],
-            "AckRequest": [#"{"action":1}"#, #"{"button":"ok"}"#, #"{"button":null}"#],
+            "AckRequest": [#"{"action":1}"#, #"{"button":"ok"}"#, #"{"button":null}"#, #"{"input":1}"#],
         ]
         // The server agrees (AckRequest depends on the alert acknowledged, checked elsewhere)
         try withLiveServer { port in

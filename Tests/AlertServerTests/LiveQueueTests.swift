@@ -44,14 +44,17 @@ struct LiveQueueTests {
             #expect(Set([push.ticket, messages.ticket, exit.ticket]).count == 3)
 
             // And the same alert again is 200 with the same ticket, nothing queued:
-            // exactly the same, and newMessages from the same sender whatever the count (its own key)
-            for (body, ticket, position) in [
-                (#"{"alert":"app/pushPermission"}"#, push.ticket, 3),
-                (#"{"alert":"app/newMessages","params":{"count":7,"sender":"Ana"}}"#, messages.ticket, 2),
+            // exactly the same (refreshed, by default, to what it was), and newMessages from the
+            // same sender whatever the count (its own key), kept as it was when asked to
+            for (body, ticket, position, refreshed) in [
+                (#"{"alert":"app/pushPermission"}"#, push.ticket, 3, true),
+                (#"{"alert":"app/newMessages","params":{"count":7,"sender":"Ana"},"onDuplicate":"keep"}"#, messages.ticket, 2, false),
             ] {
                 let again = try s.admin("POST", "/queue", json: body)
                 expectQueueAnswer(again, status: 200)
-                #expect(try again.decode(EnqueuedBody.self) == EnqueuedBody(ticket: ticket, position: position, duplicate: true))
+                #expect(
+                    try again.decode(EnqueuedBody.self)
+                        == EnqueuedBody(ticket: ticket, position: position, duplicate: true, refreshed: refreshed))
             }
 
             // And the list has them in delivery order, all queued

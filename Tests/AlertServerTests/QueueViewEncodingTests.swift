@@ -20,11 +20,16 @@ struct QueueViewEncodingTests {
 
     @Test("an enqueue's answer, new and duplicate")
     func enqueued() throws {
-        for value in [Enqueued(ticket: "t_1", position: 0, duplicate: false), Enqueued(ticket: "t\"2\\", position: 12, duplicate: true)] {
+        for value in [
+            Enqueued(ticket: "t_1", position: 0, duplicate: false, refreshed: false),
+            Enqueued(ticket: "t\"2\\", position: 12, duplicate: true, refreshed: true),
+        ] {
             let both = try bothWays(value)
             #expect(both.written == both.encoded)
         }
-        #expect(try bothWays(Enqueued(ticket: "t_1", position: 3, duplicate: false)).written == #"{"ticket":"t_1","position":3,"duplicate":false}"#)
+        #expect(
+            try bothWays(Enqueued(ticket: "t_1", position: 3, duplicate: false, refreshed: false)).written
+                == #"{"ticket":"t_1","position":3,"duplicate":false,"refreshed":false}"#)
     }
 
     @Test("a delivery, its spec embedded as it was encoded")

@@ -26,6 +26,7 @@ struct EnqueuedBody: Decodable, Equatable {
     var ticket: String
     var position: Int
     var duplicate: Bool
+    var refreshed: Bool = false
 }
 
 struct QueueItemBody: Decodable {

@@ -5,10 +5,11 @@ import Crypto
 import Foundation
 
 /// `POST /v1/sessions/{session}/queue`: `{"alert": "catalog/type", "params": {…}}` or
-/// `{"spec": {…}}`, with optional `priority` (0…1000, default the alert's), `ttl` (seconds) and
-/// `dedupeKey`. Every problem is reported at once, each with a pointer into the body.
+/// `{"spec": {…}}`, with optional `priority` (0…1000, default the alert's), `ttl` (seconds),
+/// `dedupeKey` and `onDuplicate` (`refresh`, the default, or `keep`). Every problem is reported
+/// at once, each with a pointer into the body.
 struct EnqueueRequest {
-    static let members: Set<String> = ["alert", "params", "spec", "priority", "ttl", "dedupeKey"]
+    static let members: Set<String> = ["alert", "params", "spec", "priority", "ttl", "dedupeKey", "onDuplicate"]
     /// The longest wait an item may be given: 30 days.
     static let maxTTL = 30.0 * 86_400
 
@@ -21,6 +22,7 @@ struct EnqueueRequest {
         var priority: Int?
         var ttl: Double?
         var dedupeKey: String?
+        var onDuplicate: String?
 
         init(_ object: [String: JSON], issues: inout [SpecIssue]) {
             func field<T>(_ name: String, _ expected: String, _ read: (JSON) -> T?) -> T? {
@@ -30,6 +32,7 @@ struct EnqueueRequest {
             priority = field("priority", "an integer", \.integer)
             ttl = field("ttl", "a number", \.number)
             dedupeKey = field("dedupeKey", "a string", \.string)
+            onDuplicate = field("onDuplicate", "a string", \.string)
             if let given = field("params", "an object", \.object) {
                 // In name order only to report: the first problem names the first parameter.
                 func limitsProblem<Members: Collection>(_ members: Members) -> String? where Members.Element == (key: String, value: JSON) {
@@ -98,10 +101,14 @@ struct EnqueueRequest {
         if let key = fields.dedupeKey, key.isEmpty || key.count > 200 {
             issues.append(SpecIssue(pointer: "/dedupeKey", code: "invalid-value", message: "A dedupe key has 1 to 200 characters."))
         }
-        guard issues.isEmpty, let accepted, let content else { throw APIError.invalidRequest(issues) }
+        let onDuplicate = fields.onDuplicate.map(NewItem.OnDuplicate.init(rawValue:)) ?? .refresh
+        if onDuplicate == nil {
+            issues.append(SpecIssue(pointer: "/onDuplicate", code: "invalid-value", message: "onDuplicate is \"refresh\" or \"keep\"."))
+        }
+        guard issues.isEmpty, let accepted, let content, let onDuplicate else { throw APIError.invalidRequest(issues) }
         return NewItem(
             session: session, content: content, priority: fields.priority ?? accepted.priority, lane: accepted.lane,
-            dedupeKey: fields.dedupeKey.map { "key:" + $0 } ?? accepted.dedupeKey, ttl: fields.ttl)
+            dedupeKey: fields.dedupeKey.map { "key:" + $0 } ?? accepted.dedupeKey, ttl: fields.ttl, onDuplicate: onDuplicate)
     }
 
     /// The ad-hoc spec, read and validated as `POST /v1/specs/validate` does, pointers under `/spec`.

@@ -18,6 +18,11 @@ enum ItemRendering {
         }
     }
 
+    /// The item's spec in the catalog's source language: what its actions and input field are.
+    static func rendering(of item: QueueItem, alerts: RenderedAlerts) throws -> RenderedAlerts.Rendering {
+        try rendering(of: item, locale: nil, acceptLanguage: nil, alerts: alerts)
+    }
+
     /// The alert a `next` action queues when the user picks `action` (a button id; for cards,
     /// `<page>.action` or `<page>.alternative`), or nil for any other action. 422 for an action
     /// the item does not have.

@@ -14,11 +14,12 @@ struct PollHandoff: Sendable {
 
     /// Queues `item`; a poll of its session that was waiting gets what `next` delivered, or is
     /// woken to look itself (a duplicate, a busy lane, a hold, a failed write). The session's
-    /// other polls are notified when the item is new.
+    /// other polls are notified when the item is new or refreshed (its lane or priority may now
+    /// let it through).
     func enqueue(_ item: NewItem, now: Date) async throws -> EnqueueResult {
         guard let waiting = polls.claim(item.session) else {
             let result = try await store.enqueue(item, now: now)
-            if result.created { polls.notify(item.session) }
+            if result.created || result.refreshed { polls.notify(item.session) }
             return result
         }
         let result: EnqueueResult
@@ -30,7 +31,7 @@ struct PollHandoff: Sendable {
             throw error
         }
         waiting(delivered)
-        if result.created { polls.notify(item.session) }
+        if result.created || result.refreshed { polls.notify(item.session) }
         return result
     }
 }

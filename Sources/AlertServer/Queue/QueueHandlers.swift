@@ -41,6 +41,7 @@ final class QueueHandlers: Sendable {
         router.addAsync("POST", "/v1/sessions/{session}/queue") { try await handlers.enqueue($0) }
         router.addAsync("GET", "/v1/sessions/{session}/queue") { try await handlers.list($0) }
         router.addAsync("DELETE", "/v1/sessions/{session}/queue") { try await handlers.cancel($0) }
+        router.addAsync("GET", "/v1/sessions/{session}/queue/{ticket}") { try await handlers.item($0) }
         router.addAsync("DELETE", "/v1/sessions/{session}/queue/{ticket}") { try await handlers.cancel($0) }
         router.addAsync("GET", "/v1/sessions/{session}/next", answersHead: false) { try await handlers.next($0) }
         router.addAsync("POST", "/v1/sessions/{session}/queue/{ticket}/ack") { try await handlers.ack($0) }
@@ -82,7 +83,7 @@ final class QueueHandlers: Sendable {
         let result = try await handoff.enqueue(item, now: clock.now())
         if result.created { metrics.enqueued() }
         return uncached(
-            Enqueued(ticket: result.item.ticket, position: result.position, duplicate: !result.created),
+            Enqueued(ticket: result.item.ticket, position: result.position, duplicate: !result.created, refreshed: result.refreshed),
             status: result.created ? 201 : 200)
     }
 
@@ -91,6 +92,17 @@ final class QueueHandlers: Sendable {
         try access.requireSession(session, request, adminAllowed: true)
         let items = try await store.items(session: session, now: clock.now())
         return uncached(QueueList(session: session, items: items.map(ItemView.init)))
+    }
+
+    /// One item, in whatever state, with the input its ack gave: for the backend (admin).
+    func item(_ request: Request) async throws -> any ResponseGenerator {
+        let session = try Self.session(of: request)
+        try access.requireAdmin(request)
+        let ticket = request.path("ticket")
+        guard let item = try await store.item(session: session, ticket: ticket) else {
+            throw QueueError.notFound(ticket: ticket)
+        }
+        return uncached(ItemView(item))
     }
 
     func cancel(_ request: Request) async throws -> any ResponseGenerator {
@@ -176,10 +188,13 @@ final class QueueHandlers: Sendable {
         let session = try Self.session(of: request)
         try access.requireSession(session, request)
         let ticket = request.path("ticket")
-        let actionID = try JSONBody.read(request, members: ["action"])?.string("action")
-        // The action's chain is found inside the ack's step, from the item it loads: one read.
-        let done = try await store.acknowledge(session: session, ticket: ticket, now: clock.now()) { [alerts] item in
-            try actionID.flatMap { try ItemRendering.chain(of: item, action: $0, alerts: alerts) }
+        let body = try JSONBody.read(request, members: ["action", "input"])
+        let (actionID, input) = (try body?.string("action"), try body?.string("input"))
+        // The action's chain is found, and the input checked against the alert's field, inside
+        // the ack's step, from the item it loads: one read. The input is never logged.
+        let done = try await store.acknowledge(session: session, ticket: ticket, input: input, now: clock.now()) { [alerts] item in
+            if let input { try AckInput.check(input, against: ItemRendering.rendering(of: item, alerts: alerts).spec) }
+            return try actionID.flatMap { try ItemRendering.chain(of: item, action: $0, alerts: alerts) }
         }
         metrics.acknowledged()
         polls.notify(session)

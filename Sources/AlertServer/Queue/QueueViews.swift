@@ -3,7 +3,7 @@ import AlertSpec
 import Foundation
 import MicroHTTP
 
-/// A queue item as `GET …/queue` lists it.
+/// A queue item as `GET …/queue` lists it, and `GET …/queue/{ticket}` shows it.
 struct ItemView: Encodable {
     var ticket: String
     /// `catalog/type`, or nil for an ad-hoc spec.
@@ -15,6 +15,8 @@ struct ItemView: Encodable {
     var enqueuedAt: String
     var expiresAt: String?
     var deliveries: Int
+    /// What the user typed, given with the ack of a done item; absent otherwise.
+    var input: String?
 
     init(_ item: QueueItem) {
         ticket = item.ticket
@@ -26,6 +28,7 @@ struct ItemView: Encodable {
         enqueuedAt = item.enqueuedAt.formatted(.iso8601)
         expiresAt = item.expiresAt?.formatted(.iso8601)
         deliveries = item.deliveries
+        input = item.input
     }
 }
 
@@ -47,14 +50,17 @@ struct Enqueued: Encodable, JSONObjectWritable {
     var ticket: String
     var position: Int
     var duplicate: Bool
+    /// A duplicate brought up to date (`onDuplicate: refresh`, still queued); false otherwise.
+    var refreshed: Bool
 
     func writeJSONMembers(to output: inout JSONOutput) {
         output.member("ticket", ticket)
         output.member("position", position)
         output.member("duplicate", duplicate)
+        output.member("refreshed", refreshed)
     }
 
-    var jsonCapacity: Int { 64 + ticket.utf8.count }
+    var jsonCapacity: Int { 80 + ticket.utf8.count }
 }
 
 struct Delivery: Encodable, JSONObjectWritable {

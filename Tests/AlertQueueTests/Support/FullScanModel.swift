@@ -30,7 +30,7 @@ struct FullScanModel {
         let candidate = policy.makeItem(new, ticket: ticket, sequence: sequence, now: now)
         let (policy, holdUntil) = (policy, holdUntil)
         return step { items throws(QueueError) in
-            let result = try policy.enqueue(candidate, into: &items, now: now)
+            let result = try policy.enqueue(candidate, into: &items, now: now, onDuplicate: new.onDuplicate)
             let delivered = delivering && result.created ? policy.next(&items, holdUntil: holdUntil, now: now) : nil
             return (enqueued: result, delivered: delivered)
         }

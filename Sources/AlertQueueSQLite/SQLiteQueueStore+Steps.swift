@@ -1,0 +1,42 @@
+import AlertQueue
+import AlertSpec
+import Foundation
+import GRDB
+
+// What every step of the SQLite store does around `QueuePolicy`, inside its write: load the
+// session's items, deliver under the session's hold, write back what changed.
+
+extension SQLiteQueueStore {
+    /// `next`'s step on the session's loaded `items`, under the session's hold.
+    func deliver(from items: inout SessionItems, now: Date, in db: Database) throws -> QueueItem? {
+        let holdUntil = try HoldRecord.until(session: items.session, in: db).map(Date.init(timeIntervalSince1970:))
+        return policy.next(&items, holdUntil: holdUntil, now: now)
+    }
+
+    /// The session's items in `scope` (none for nil), for a step.
+    func load(session: String, scope: ItemRecord.Scope?, in db: Database) throws -> SessionItems {
+        let loaded = try scope.map { try ItemRecord.fetch(db, session: session, scope: $0, contents: contents) } ?? []
+        return SessionItems(session: session, items: loaded)
+    }
+
+    /// Writes a step's changes: updates first (they may free a dedupe key), then inserts. A step
+    /// changes only the state, deliveries and lease of the items it loaded (see `SessionItems`),
+    /// and the content, priority, lane and expiry of those it refreshed, whose kept content is
+    /// forgotten now and again when the transaction ends (a load in between keeps the new one).
+    func save(_ items: SessionItems, in db: Database) throws {
+        for item in items.updated {
+            guard items.refreshed.contains(item.ticket) else {
+                try ItemRecord.updateProgress(of: item, in: db)
+                continue
+            }
+            try ItemRecord.updateRefreshed(item, in: db)
+            let (contents, ticket) = (contents, item.ticket)
+            contents.forget(key: ticket)
+            let forget: @Sendable (Database) -> Void = { _ in contents.forget(key: ticket) }
+            db.afterNextTransaction(onCommit: forget, onRollback: forget)
+        }
+        for item in items.inserted {
+            try ItemRecord(item, contents: contents).insertRow(db)
+        }
+    }
+}
