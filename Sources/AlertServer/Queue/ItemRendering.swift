@@ -20,14 +20,14 @@ enum ItemRendering {
 
     /// The item's spec in the catalog's source language: what its actions and input field are.
     static func rendering(of item: QueueItem, alerts: RenderedAlerts) throws -> RenderedAlerts.Rendering {
-        try rendering(of: item, locale: nil, acceptLanguage: nil, alerts: alerts)
+        try rendering(of: item, asked: ClientAsk(), alerts: alerts)
     }
 
     /// The alert a `next` action queues when the user picks `action` (a button id; for cards,
     /// `<page>.action` or `<page>.alternative`), or nil for any other action. 422 for an action
     /// the item does not have.
     static func chain(of item: QueueItem, action: String, alerts: RenderedAlerts) throws -> NewItem? {
-        guard let picked = try rendering(of: item, asked: ClientAsk(), alerts: alerts).action(action) else {
+        guard let picked = try rendering(of: item, alerts: alerts).action(action) else {
             throw APIError.invalidRequest([SpecIssue(pointer: "/action", code: "unknown-action", message: "This alert has no action \"\(action)\".")])
         }
         guard case .next(let alert, let parameters) = picked else { return nil }
