@@ -12,11 +12,13 @@ import AlertSpec
 /// ```
 ///
 /// Buttons, in order: the custom buttons (ids `custom1`, `custom2`, …; `style` default,
-/// destructive or primary), then the standard OK (`showOkButton`, default true; id `ok`;
-/// primary unless a custom button is), then the standard Cancel (`showCancelButton`, default
-/// false; id `cancel`). An `actionName` (`okButtonActionName` for OK) naming another alert of
-/// the same file becomes a `next` action, any other an `event`; none dismisses. Actions of
-/// other types are skipped with a warning. Errors point into the entry: `/actionData/title`.
+/// destructive or primary), then the standard OK (`showOkButton`, default true; id `ok`), then
+/// the standard Cancel (`showCancelButton`, default false; id `cancel`). One button at most is
+/// primary, as the SDK decides (`CMAlert.m`): the last custom button styled primary, unless OK
+/// shows beside other buttons, which then takes it. An `actionName` (`okButtonActionName` for
+/// OK) naming another alert of the same file becomes a `next` action, any other an `event`;
+/// none dismisses. Actions of other types are skipped with a warning. Errors point into the
+/// entry: `/actionData/title`.
 enum CriticalMomentsConfig {
     static let alertFields: Set<String> = [
         "title", "message", "style", "showOkButton", "okButtonActionName", "showCancelButton", "customButtons",
@@ -124,15 +126,31 @@ private struct EntryReader {
         }
         let showOK = bool(data, "showOkButton", at: base) ?? true
         let okActionName = string(data, "okButtonActionName", at: base)
+        let showCancel = bool(data, "showCancelButton", at: base) ?? false
+        // The SDK makes each primary custom button preferred in turn, then OK when other buttons
+        // show: the last of them is the one primary, the others are shown as default.
+        let okIsPrimary = showOK && (showCancel || !buttons.isEmpty)
+        let lastCustomPrimary = buttons.lastIndex { $0.button.role == "primary" }
+        let winner = okIsPrimary || lastCustomPrimary == nil
+            ? "OK, which comes after the custom buttons" : "custom button \(buttons[lastCustomPrimary!].index + 1)"
+        for position in buttons.indices where buttons[position].button.role == "primary" {
+            guard okIsPrimary || position != lastCustomPrimary else { continue }
+            actions[position] = action(
+                id: "custom\(buttons[position].index + 1)", label: buttons[position].button.label, role: "default",
+                actionName: buttons[position].button.actionName)
+            problems.warn(
+                name, "\(base)/customButtons/\(buttons[position].index)/style", "primary-demoted",
+                "Critical Moments gives the primary treatment to the last primary button, \(winner); this one is shown as default.")
+        }
         if showOK {
             map.map("/actions/\(actions.count)", to: base + "/showOkButton")
             map.map("/actions/\(actions.count)/action", to: base + "/okButtonActionName")
-            let role = buttons.contains { $0.button.role == "primary" } ? "default" : "primary"
-            actions.append(action(id: "ok", label: SystemText.ok.text.defaultValue, role: role, actionName: okActionName))
+            actions.append(action(
+                id: "ok", label: SystemText.ok.text.defaultValue, role: okIsPrimary ? "primary" : "default", actionName: okActionName))
         } else if okActionName != nil {
             problems.warn(name, base + "/okButtonActionName", "unused-field", "There is no OK button (showOkButton is false); ignored.")
         }
-        if bool(data, "showCancelButton", at: base) ?? false {
+        if showCancel {
             map.map("/actions/\(actions.count)", to: base + "/showCancelButton")
             actions.append(action(id: "cancel", label: SystemText.cancel.text.defaultValue, role: "cancel", actionName: nil))
         }
