@@ -221,4 +221,49 @@ struct LiveCatalogReloadTests {
             #expect(problem.detail.contains("--catalogs"))
         }
     }
+
+    @Test("a queued item whose alert was removed is cancelled by next, which delivers the item after it")
+    func goneAlertIsSkipped() throws {
+        // Given a session with promo/hello queued first, then app/questionExit
+        let folder = try CatalogDirectory()
+        try folder.write("promo.json", catalogFile(title: "Spring sale"))
+        try withCatalogServer(folder) { port, _ in
+            let session = try SessionClient.open(port: port, session: "ana")
+            let gone = try session.enqueue(#"{"alert": "promo/hello", "priority": 900}"#)
+            let kept = try session.enqueue(#"{"alert": "app/questionExit"}"#)
+
+            // When promo.json is removed and the catalogs reloaded
+            try folder.remove("promo.json")
+            #expect(try RawHTTPClient(port: port).request("POST", "/v1/catalogs/reload", headers: admin).status == 200)
+
+            // Then next skips the item it cannot render, cancels it, and delivers the next one
+            let delivered = try session.delivered()
+            #expect(delivered.ticket == kept.ticket)
+            #expect(try session.list().items.map(\.ticket) == [kept.ticket])
+            #expect(!(try session.list().items.contains { $0.ticket == gone.ticket }))
+        }
+    }
+
+    @Test("an item shown before its alert was removed is acknowledged with its action, and chains nothing")
+    func ackOfGoneAlert() throws {
+        let folder = try CatalogDirectory()
+        try folder.write("promo.json", catalogFile(title: "Spring sale"))
+        try withCatalogServer(folder) { port, _ in
+            // Given promo/hello delivered to the app
+            let session = try SessionClient.open(port: port, session: "ana")
+            let shown = try session.enqueue(#"{"alert": "promo/hello"}"#)
+            #expect(try session.delivered().ticket == shown.ticket)
+
+            // When its file is removed, the catalogs reloaded, and the app acknowledges its button
+            try folder.remove("promo.json")
+            #expect(try RawHTTPClient(port: port).request("POST", "/v1/catalogs/reload", headers: admin).status == 200)
+            let ack = try session.ack(shown.ticket, action: "ok")
+
+            // Then the ack stands, with nothing chained
+            #expect(ack.status == 200, "\(ack.text)")
+            let body = try ack.decode(AcknowledgedBody.self)
+            #expect(body.state == "done")
+            #expect(body.chained == nil)
+        }
+    }
 }

@@ -23,7 +23,8 @@ public final class CurrentCatalogs: Sendable {
     private let maxAge: Int
     private let keptCapacity: Int
     private let metrics: ServiceMetrics
-    private let logger: Logger
+    /// Reloads' lines, and items dropped because their alert is gone.
+    let logger: Logger
 
     init(_ registry: CatalogRegistry, source: CatalogSource?, capacity: Int, maxAge: Int, metrics: ServiceMetrics, logger: Logger) throws {
         let alerts = RenderedAlerts(catalogs: registry, capacity: capacity, maxAge: maxAge, metrics: metrics)

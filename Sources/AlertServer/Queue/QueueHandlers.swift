@@ -123,8 +123,7 @@ final class QueueHandlers: Sendable {
     private func next(_ request: Request, session: String, deadline: Date) async throws -> any ResponseGenerator {
         let generation = polls.generation(of: session)
         if let item = try await store.next(session: session, now: clock.now()) {
-            metrics.delivered()
-            return try delivery(of: item, for: request)
+            return try await deliverOrSkip(item, for: request) { try await next(request, session: session, deadline: deadline) }
         }
         let now = clock.now()
         if now >= deadline || polls.isClosed {
@@ -137,12 +136,21 @@ final class QueueHandlers: Sendable {
         }
         return PendingResponse { [self, wakeUp] answer in
             polls.park(session: session, since: generation, until: wakeUp) { [self] delivered in
-                if let delivered {
+                if let delivered, let response = try? self.delivery(of: delivered, for: request) {
                     metrics.delivered()
-                    answer(Result<any ResponseGenerator, any Error> { try self.delivery(of: delivered, for: request) })
+                    answer(.success(response))
                     return
                 }
                 Task.immediate(executorPreference: HandlerExecutor.shared) {
+                    // A handed-over item that cannot be delivered: its own outcome (see deliverOrSkip).
+                    if let delivered {
+                        answer(await Result(awaiting: {
+                            try await self.deliverOrSkip(delivered, for: request) {
+                                try await self.next(request, session: session, deadline: deadline)
+                            }
+                        }))
+                        return
+                    }
                     answer(await Result(awaiting: { try await self.next(request, session: session, deadline: deadline) }))
                 }
             }
@@ -166,7 +174,7 @@ final class QueueHandlers: Sendable {
 
     /// The delivered item, rendered in the client's language.
     @inline(never)
-    private func delivery(of item: QueueItem, for request: Request) throws -> HTTPResponse {
+    func delivery(of item: QueueItem, for request: Request) throws -> HTTPResponse {
         let shown = try ItemRendering.rendering(
             of: item, locale: try request.query("locale"), acceptLanguage: request.http.headers["Accept-Language"], alerts: alerts)
         var response = try uncached(Delivery(ticket: item.ticket, spec: EncodedJSON(shown.json.array), deliveries: item.deliveries))
