@@ -1,5 +1,4 @@
 import AlertCatalogs
-import Crypto
 
 /// One set of catalogs as the server serves it: the registry and everything made from it (the
 /// listings, the render caches' view of it, the kept answers). Never changed once made: a
