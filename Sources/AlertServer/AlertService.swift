@@ -14,13 +14,16 @@ public struct AlertService: HTTPHandler {
     public let logger: Logger
     /// Requests by route and status, durations by route.
     let requests: RequestMetrics
-    /// Answers of the routes that say `keeping`, by request target (see `KeptAnswers`).
-    let kept: KeptAnswers
+    /// The catalogs served now, swapped whole by a reload; answers of the routes that say
+    /// `keeping` are kept with them (see `KeptAnswers`).
+    public let catalogs: CurrentCatalogs
     /// Handlers' outcomes made responses, problems logged (see `Answering`).
     private let answering: Answering
 
     /// - Parameters:
-    ///   - catalogs: the catalogs to list and render.
+    ///   - catalogs: the catalogs to list and render at first.
+    ///   - catalogFolder: the folder `catalogs` read their files from (`--catalogs`), which
+    ///     `POST /v1/catalogs/reload` and `reloadCatalogs` read anew; nil for none.
     ///   - queue: the session queues' store, credentials and long-polls.
     ///   - openAPI: the bytes served at `/openapi.yaml`; by default the bundled document.
     ///   - renderCacheSize: about how many rendered alerts (alert, parameters, locale) are kept,
@@ -29,9 +32,13 @@ public struct AlertService: HTTPHandler {
     ///   - metrics: where `/metrics` counts; a registry of its own by default.
     ///   - logger: request lines and 5xx causes; none by default (tests), `alertd serve` passes its own.
     public init(
-        catalogs: CatalogRegistry, queue: QueueServices, openAPI: [UInt8]? = nil, renderCacheSize: Int = 4096, maxAge: Int = 300,
+        catalogs registry: CatalogRegistry, catalogFolder: URL? = nil, queue: QueueServices, openAPI: [UInt8]? = nil,
+        renderCacheSize: Int = 4096, maxAge: Int = 300,
         metrics: ServiceMetrics = ServiceMetrics(), logger: Logger = Logger(label: "alertd", factory: { _ in SwiftLogNoOpLogHandler() })
     ) throws {
+        let catalogs = try CurrentCatalogs(
+            registry, source: catalogFolder.map(CatalogSource.init), capacity: renderCacheSize, maxAge: maxAge, metrics: metrics,
+            logger: logger)
         var router = Router()
         HealthHandlers(catalogs: catalogs, store: queue.store).register(in: &router)
         // Tagged once, like a rendered spec: a client that has the document gets a 304.
@@ -40,10 +47,10 @@ public struct AlertService: HTTPHandler {
             json: document, etag: EntityTag.strong(for: document), cacheControl: CacheableResponse.publicCaching(maxAge: maxAge),
             contentType: "application/yaml")
         router.add("GET", "/openapi.yaml") { _ in openAPIResponse }
-        let alerts = RenderedAlerts(catalogs: catalogs, capacity: renderCacheSize, maxAge: maxAge, metrics: metrics)
-        try CatalogHandlers(catalogs: catalogs, alerts: alerts, maxAge: maxAge).register(in: &router)
-        SpecHandlers(catalogs: catalogs).register(in: &router)
-        QueueHandlers(alerts: alerts, queue: queue, metrics: metrics).register(in: &router)
+        CatalogHandlers(current: catalogs).register(in: &router)
+        ReloadHandlers(catalogs: catalogs, access: queue.access).register(in: &router)
+        SpecHandlers(current: catalogs).register(in: &router)
+        QueueHandlers(catalogs: catalogs, queue: queue, metrics: metrics).register(in: &router)
         // `/metrics` last: the request table is made for every route, its own included.
         let requests = RequestMetrics(routes: router.routes.map { .init(method: $0.method, pattern: $0.pattern) } + [.init(method: "GET", pattern: "/metrics")])
         MetricsHandlers(metrics: metrics, requests: requests, queue: queue).register(in: &router)
@@ -53,7 +60,7 @@ public struct AlertService: HTTPHandler {
         self.metrics = metrics
         self.logger = logger
         self.requests = requests
-        self.kept = KeptAnswers(capacity: renderCacheSize)
+        self.catalogs = catalogs
         self.answering = Answering(metrics: metrics, logger: logger)
     }
 
@@ -72,10 +79,12 @@ public struct AlertService: HTTPHandler {
     }
 
     public func handle(_ http: HTTPRequest) -> HTTPReply {
+        // Kept with the catalogs read here: an answer made from older ones is never kept with newer.
+        let kept = catalogs.now.kept
         if let response = kept.response(to: http) { return .respond(response) }
         let match = router.match(method: http.method, path: http.path)
         guard case .found(.later(let handler), let parameters, let route) = match else {
-            return .respond(respondNow(to: http, match))
+            return .respond(respondNow(to: http, match, keepingIn: kept))
         }
         let request = Request(http: http, pathParameters: parameters)
         // The closures below keep `answering`, not a copy of the service.
@@ -123,7 +132,7 @@ public struct AlertService: HTTPHandler {
     }
 
     /// Answers one request whose route is already matched (routing once per request).
-    private func respondNow(to http: HTTPRequest, _ match: Router.Match) -> HTTPResponse {
+    private func respondNow(to http: HTTPRequest, _ match: Router.Match, keepingIn kept: KeptAnswers) -> HTTPResponse {
         switch match {
         case .found(.now(let handler), let parameters, let route):
             let request = Request(http: http, pathParameters: parameters)
@@ -147,6 +156,12 @@ public struct AlertService: HTTPHandler {
         case .notFound:
             return problem(.notFound("There is nothing at \(http.path)."), for: Request(http: http))
         }
+    }
+
+    /// Loads the catalog folder anew and serves what it holds from the next request on, or keeps
+    /// the catalogs served now when it has problems; logged and counted either way (SIGHUP).
+    public func reloadCatalogs(via: String) -> Result<CatalogReloadSummary, CatalogReloadError> {
+        catalogs.reload(via: via)
     }
 
     public func reject(_ failure: HTTPRequestFailure, method: String, path: String) -> HTTPResponse {

@@ -9,13 +9,14 @@ import Foundation
 import Logging
 import MicroHTTP
 
-/// `alertd serve`: the HTTP service, until SIGINT or SIGTERM.
+/// `alertd serve`: the HTTP service, until SIGINT or SIGTERM; SIGHUP reloads the catalogs.
 struct Serve: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Serve the HTTP API.",
         discussion: """
             Stops cleanly on SIGINT or SIGTERM: no new connections, requests in flight finish
-            (up to --shutdown-grace seconds), exit status 0.
+            (up to --shutdown-grace seconds), exit status 0. SIGHUP reads the --catalogs folder
+            again and serves it, or logs every problem and keeps the catalogs it serves.
 
             Each setting is a flag, an ALERTD_* variable (ALERTD_PORT for --port, …) or a line of \
             the --config file (`port: 9090`), in that precedence. --print-config shows the result \
@@ -203,6 +204,7 @@ struct Serve: ParsableCommand {
         // Catch SIGINT/SIGTERM before anyone can learn the address: a signal sent right after
         // the "listening" line must stop the server cleanly, not kill it or go unnoticed.
         let termination = TerminationSignals()
+        let reload = ReloadSignal()
         let openFiles = ResourceLimits.raiseOpenFileLimit()
         let registry = try CatalogLoading.registry(folder: catalogFolder, command: "alertd") { logger.warning("\($0)") }
         logger.info("catalogs loaded", metadata: ["catalogs": "\(registry.catalogs.map(\.name).joined(separator: ", "))"])
@@ -218,7 +220,9 @@ struct Serve: ParsableCommand {
         logger.info("store opened", metadata: ["store": "\(storeLocation)"])
         for file in credentials.files { logger.info("secret kept (owner only)", metadata: ["file": "\(file)"]) }
         let service = try AlertService(
-            catalogs: registry, queue: queue, renderCacheSize: renderCache, metrics: metrics, logger: logger)
+            catalogs: registry, catalogFolder: catalogFolder.map { URL(fileURLWithPath: $0) }, queue: queue,
+            renderCacheSize: renderCache, metrics: metrics, logger: logger)
+        reload.onSignal { _ = service.reloadCatalogs(via: "signal") }
         let server = try HTTPServer(configuration: http, handler: service, observer: service.observer)
         let hostText = http.host.contains(":") ? "[\(http.host)]" : http.host
         say("alertd listening on http://\(hostText):\(server.port)")  // exactly this: supervisors and tests read it
@@ -227,6 +231,7 @@ struct Serve: ParsableCommand {
             metadata: ["url": "http://\(hostText):\(server.port)", "threads": "\(http.threads)", "open_files": "\(openFiles)"])
 
         termination.wait()
+        reload.cancel()
         logger.info("stopping")
         queue.polls.close()  // waiting long-polls answer 204 before the server stops
         server.stop(grace: .seconds(grace))

@@ -155,7 +155,8 @@ extension Setting {
         name: "catalogs", environment: "ALERTD_CATALOGS", default: .described("the built-in catalogs only"),
         help: """
             Folder of catalog files (`*.json`, `*.yaml`, `*.yml`), served beside the built-in catalogs; a bad \
-            file stops start-up with every problem listed (exit status 2)
+            file stops start-up with every problem listed (exit status 2); read again on SIGHUP or \
+            POST /v1/catalogs/reload
             """)
 
     static let maxBodySize = Setting(

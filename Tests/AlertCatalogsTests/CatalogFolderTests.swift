@@ -66,4 +66,11 @@ struct CatalogFolderTests {
                 "\(links.path) a /actions/1/action/params invalid-next-params",
             ])
     }
+
+    @Test("a catalog named reload is refused: /v1/catalogs/reload is the reload action")
+    func reservedName() throws {
+        let file = try folder.write("reload.json", #"{"alerts": {"x": {"kind": "hud", "state": "success"}}}"#)
+        let error = #expect(throws: CatalogFileError.self) { try CatalogFolder.load(folder.url) }
+        #expect(error?.problems.map { "\($0.file) \($0.code)" } == ["\(file.path) reserved-catalog-name"])
+    }
 }

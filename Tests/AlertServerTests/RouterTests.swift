@@ -37,6 +37,15 @@ struct RouterTests {
         #expect(spec.locale == "en")
     }
 
+    @Test("/v1/catalogs/reload is the reload action, not a catalog: GET is 405 allowing POST; catalogs still list")
+    func literalRouteWins() throws {
+        let response = get("/v1/catalogs/reload")
+        #expect(response.status == 405)
+        #expect(response.headers["Allow"] == "POST")
+        #expect(get("/v1/catalogs/app").status == 200)
+        #expect(get("/v1/catalogs/onboarding", method: "POST").headers["Allow"] == "GET, HEAD")
+    }
+
     @Test("parameters come from the query; render options are not parameters")
     func parameters() throws {
         let response = get(

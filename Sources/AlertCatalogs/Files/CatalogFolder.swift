@@ -60,6 +60,11 @@ public enum CatalogFolder {
     /// into them are not reported again.
     static func check(_ catalogs: [FileCatalog], alongside others: [any AlertCatalog], failed: Set<String> = []) -> [CatalogProblem] {
         var problems: [CatalogProblem] = []
+        for catalog in catalogs where reservedNames.contains(catalog.name) {
+            problems.append(CatalogProblem(
+                file: catalog.file, code: "reserved-catalog-name",
+                message: "The catalog name \"\(catalog.name)\" is reserved: /v1/catalogs/\(catalog.name) is an action of the API."))
+        }
         var seen: [String: String] = Dictionary(others.map { ($0.name, "") }, uniquingKeysWith: { first, _ in first })
         var unique: [any AlertCatalog] = others
         for catalog in catalogs {
@@ -86,6 +91,9 @@ public enum CatalogFolder {
         }
         return problems
     }
+
+    /// Names the HTTP API uses under `/v1/catalogs/` (`POST /v1/catalogs/reload`): no catalog's.
+    public static let reservedNames: Set<String> = ["reload"]
 
     private static func isFolder(_ url: URL) -> Bool {
         var folder: ObjCBool = false

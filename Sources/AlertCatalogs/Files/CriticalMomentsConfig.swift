@@ -12,16 +12,21 @@ import AlertSpec
 /// ```
 ///
 /// Buttons, in order: the custom buttons (ids `custom1`, `custom2`, …; `style` default,
-/// destructive or primary), then the standard OK (`showOkButton`, default true; id `ok`;
-/// primary unless a custom button is), then the standard Cancel (`showCancelButton`, default
-/// false; id `cancel`). An `actionName` (`okButtonActionName` for OK) naming another alert of
-/// the same file becomes a `next` action, any other an `event`; none dismisses. Actions of
-/// other types are skipped with a warning. Errors point into the entry: `/actionData/title`.
+/// destructive or primary), then the standard OK (`showOkButton`, default true; id `ok`), then
+/// the standard Cancel (`showCancelButton`, default false; id `cancel`). One button at most is
+/// primary, as the SDK decides (`CMAlert.m`): the last custom button styled primary, unless OK
+/// shows beside other buttons, which then takes it. An `actionName` (`okButtonActionName` for
+/// OK) naming another alert of the same file becomes a `next` action, any other an `event`;
+/// none dismisses. An action's `condition` and `fallback` are the device's business: kept as
+/// warnings (a `fallback` must name an action of the file). Actions of other types are skipped
+/// with a warning. Errors point into the entry: `/actionData/title`.
 enum CriticalMomentsConfig {
     static let alertFields: Set<String> = [
         "title", "message", "style", "showOkButton", "okButtonActionName", "showCancelButton", "customButtons",
     ]
     static let buttonFields: Set<String> = ["label", "actionName", "style"]
+    /// Members of a named action beside its type and data, which the device evaluates.
+    static let containerFields: Set<String> = ["condition", "fallback"]
 
     static func read(
         _ root: JSONTree, catalog: String, into problems: inout ProblemList
@@ -43,6 +48,7 @@ enum CriticalMomentsConfig {
         }
 
         var alerts: [(name: String, fields: [String: JSONTree])] = []
+        var actionNames: [String: String] = [:]
         for (name, entry) in actions.sorted(by: { $0.key < $1.key }) {
             guard let fields = entry.object, let actionType = fields["actionType"] else {
                 if strict {
@@ -56,6 +62,7 @@ enum CriticalMomentsConfig {
                 problems.error(name, "/actionType", "invalid-type", "\"actionType\" must be a string, not \(actionType.typeName).")
                 continue
             }
+            actionNames[name] = type
             guard type == "alert" else {
                 problems.warn(name, "/actionType", "skipped-action", "\"\(type)\" actions are not alerts; skipped.")
                 continue
@@ -65,7 +72,7 @@ enum CriticalMomentsConfig {
         let alertNames = Set(alerts.map(\.name))
         var templates: [(type: String, template: SpecTemplate)] = []
         for (name, fields) in alerts {
-            var entry = EntryReader(name: name, catalog: catalog, alertNames: alertNames, problems: problems)
+            var entry = EntryReader(name: name, catalog: catalog, alertNames: alertNames, actionNames: actionNames, problems: problems)
             if let template = entry.template(from: fields) { templates.append((name, template)) }
             problems = entry.problems
         }
@@ -78,6 +85,8 @@ private struct EntryReader {
     let name: String
     let catalog: String
     let alertNames: Set<String>
+    /// Every named action of the file, alert or not, with its type: what a `fallback` may name.
+    let actionNames: [String: String]
     var problems: ProblemList
     /// Where the alert's fields are: `/actionData`, or `` when they sit next to `actionType`.
     var base = ""
@@ -85,6 +94,10 @@ private struct EntryReader {
     mutating func template(from fields: [String: JSONTree]) -> SpecTemplate? {
         var data = fields
         data["actionType"] = nil
+        // `condition` and `fallback` belong to the named action, beside `actionData`.
+        for key in CriticalMomentsConfig.containerFields { data[key] = nil }
+        readCondition(fields)
+        readFallback(fields)
         if let actionData = fields["actionData"] {
             guard let object = actionData.object else {
                 problems.error(name, "/actionData", "invalid-type", "\"actionData\" must be an object, not \(actionData.typeName).")
@@ -124,15 +137,31 @@ private struct EntryReader {
         }
         let showOK = bool(data, "showOkButton", at: base) ?? true
         let okActionName = string(data, "okButtonActionName", at: base)
+        let showCancel = bool(data, "showCancelButton", at: base) ?? false
+        // The SDK makes each primary custom button preferred in turn, then OK when other buttons
+        // show: the last of them is the one primary, the others are shown as default.
+        let okIsPrimary = showOK && (showCancel || !buttons.isEmpty)
+        let lastCustomPrimary = buttons.lastIndex { $0.button.role == "primary" }
+        let winner = okIsPrimary || lastCustomPrimary == nil
+            ? "OK, which comes after the custom buttons" : "custom button \(buttons[lastCustomPrimary!].index + 1)"
+        for position in buttons.indices where buttons[position].button.role == "primary" {
+            guard okIsPrimary || position != lastCustomPrimary else { continue }
+            actions[position] = action(
+                id: "custom\(buttons[position].index + 1)", label: buttons[position].button.label, role: "default",
+                actionName: buttons[position].button.actionName)
+            problems.warn(
+                name, "\(base)/customButtons/\(buttons[position].index)/style", "primary-demoted",
+                "Critical Moments gives the primary treatment to the last primary button, \(winner); this one is shown as default.")
+        }
         if showOK {
             map.map("/actions/\(actions.count)", to: base + "/showOkButton")
             map.map("/actions/\(actions.count)/action", to: base + "/okButtonActionName")
-            let role = buttons.contains { $0.button.role == "primary" } ? "default" : "primary"
-            actions.append(action(id: "ok", label: SystemText.ok.text.defaultValue, role: role, actionName: okActionName))
+            actions.append(action(
+                id: "ok", label: SystemText.ok.text.defaultValue, role: okIsPrimary ? "primary" : "default", actionName: okActionName))
         } else if okActionName != nil {
             problems.warn(name, base + "/okButtonActionName", "unused-field", "There is no OK button (showOkButton is false); ignored.")
         }
-        if bool(data, "showCancelButton", at: base) ?? false {
+        if showCancel {
             map.map("/actions/\(actions.count)", to: base + "/showCancelButton")
             actions.append(action(id: "cancel", label: SystemText.cancel.text.defaultValue, role: "cancel", actionName: nil))
         }
@@ -143,6 +172,37 @@ private struct EntryReader {
     }
 
     private typealias Button = (label: String, actionName: String?, role: String)
+
+    /// `condition`: a Critical Moments condition, evaluated by its SDK on the device. alertd
+    /// cannot evaluate it, so it says so and serves the alert as it is.
+    private mutating func readCondition(_ fields: [String: JSONTree]) {
+        guard let condition = string(fields, "condition", at: "") else { return }
+        problems.warn(
+            name, "/condition", "device-condition",
+            "The condition \"\(condition)\" of \"\(name)\" is evaluated on the device by Critical Moments; alertd serves"
+                + " the alert whenever it is enqueued: the backend decides when.")
+    }
+
+    /// `fallback`: the action Critical Moments performs on the device when it cannot perform
+    /// this one. It must name an action of the file; alertd never performs it by itself.
+    private mutating func readFallback(_ fields: [String: JSONTree]) {
+        guard let fallback = string(fields, "fallback", at: "") else { return }
+        guard let type = actionNames[fallback], fallback != name else {
+            problems.error(
+                name, "/fallback", "unknown-fallback",
+                fallback == name
+                    ? "The fallback of \"\(name)\" is \"\(name)\" itself; name another action of this file."
+                    : "The fallback \"\(fallback)\" of \"\(name)\" names no action of this file.")
+            return
+        }
+        let served = type == "alert"
+            ? "alertd serves \"\(fallback)\" only when it is enqueued itself"
+            : "alertd does not serve \"\(fallback)\" (a \(type) action, not an alert)"
+        problems.warn(
+            name, "/fallback", "device-fallback",
+            "\"\(name)\" falls back to \"\(fallback)\" on the device, when Critical Moments cannot perform it; alertd always"
+                + " serves \"\(name)\" as it is, and \(served).")
+    }
 
     /// The custom buttons that could be read, with their index in the file. A missing or
     /// mistyped label is reported here and left empty (the validator then says nothing more).

@@ -79,6 +79,16 @@ final class BoundedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         return value
     }
 
+    /// Drops every entry whose key `stale` picks (the renderings of a catalog that was reloaded).
+    func removeAll(where stale: (Key) -> Bool) {
+        for shard in shards {
+            shard.withLock { shard in
+                shard.young = shard.young.filter { !stale($0.key.key) }
+                shard.old = shard.old.filter { !stale($0.key.key) }
+            }
+        }
+    }
+
     private func value(for key: Hashed) -> Value? {
         shard(for: key).withLock { shard in
             if let value = shard.young[key] { return value }

@@ -7,8 +7,9 @@ import MicroHTTP
 /// Without it a repeated render still costs routing, the catalog's lookup, the locale's
 /// negotiation and the render cache's lookup, each on its own key: about 9,000 of a cache
 /// hit's 27,000 instructions. A kept answer is the `CacheableResponse` the route gave, so
-/// `If-None-Match` is still checked per request, and it never outlives what it answers from
-/// (catalogs do not change while the server runs; the renderings are pure).
+/// `If-None-Match` is still checked per request, and it never outlives what it answers from:
+/// each set of catalogs has its own `KeptAnswers` (`ServedCatalogs`), dropped when a reload
+/// swaps the set, and the renderings are pure.
 ///
 /// Keys are the request's own spelling (the percent-decoded path and query items in the order
 /// sent): two spellings of one render are two entries of the same response. Bounded like the

@@ -14,7 +14,10 @@ import MicroHTTP
 /// shown.json   // the spec's bytes, as `OrderedJSONEncoder` writes them, sent without a copy
 /// ```
 struct RenderedAlerts: Sendable {
-    let catalogs: CatalogRegistry
+    private(set) var catalogs: CatalogRegistry
+    /// Each catalog's generation, part of every key: what a catalog rendered before it was
+    /// reloaded is never found again, even when a request in flight keeps it after the reload.
+    private(set) var generations: [String: Int]
     /// The `Cache-Control` of every rendering's response.
     let cacheControl: String
     private let checks: BoundedCache<AlertKey, CheckedAlert>
@@ -28,6 +31,7 @@ struct RenderedAlerts: Sendable {
     ///   - maxAge: the `max-age` of a rendering's response, in seconds.
     init(catalogs: CatalogRegistry, capacity: Int = 4096, maxAge: Int = 300, metrics: ServiceMetrics? = nil) {
         self.catalogs = catalogs
+        self.generations = Dictionary(catalogs.catalogs.map { ($0.name, 0) }, uniquingKeysWith: { first, _ in first })
         self.cacheControl = CacheableResponse.publicCaching(maxAge: maxAge)
         self.metrics = metrics
         self.checks = BoundedCache(capacity: capacity)
@@ -35,16 +39,30 @@ struct RenderedAlerts: Sendable {
         self.contexts = BoundedCache(capacity: Self.negotiationCapacity)
     }
 
+    /// The same caches serving `catalogs`, a reloaded set: what was kept of a catalog whose
+    /// generation changed, or that is gone, is dropped; the other catalogs keep theirs.
+    func reloaded(catalogs: CatalogRegistry, generations: [String: Int]) -> RenderedAlerts {
+        var next = self
+        next.catalogs = catalogs
+        next.generations = generations
+        checks.removeAll { generations[AlertID($0.alert)?.catalog ?? ""] != $0.generation }
+        renderings.removeAll { generations[$0.catalog] != $0.generation }
+        contexts.removeAll { generations[$0.catalog] != $0.generation }
+        return next
+    }
+
     /// Negotiated locales kept: clients send few distinct `Accept-Language` values.
     static let negotiationCapacity = 1024
 
     struct AlertKey: Hashable, Sendable {
         var alert: String
+        var generation: Int
         var parameters: [String: ParameterValue]
     }
 
     private struct ContextKey: Hashable, Sendable {
         var catalog: String
+        var generation: Int
         var asked: ClientAsk
     }
 
@@ -52,6 +70,7 @@ struct RenderedAlerts: Sendable {
     /// (locale, system words' locale, device: `other` unless the catalog varies by device).
     private struct RenderKey: Hashable, Sendable {
         var catalog: String
+        var generation: Int
         var type: String
         var parameters: [String: ParameterValue]
         var context: RenderContext
@@ -121,7 +140,8 @@ struct RenderedAlerts: Sendable {
     func check(_ alert: String, _ parameters: [String: ParameterValue]) -> Result<CheckedAlert, Issues> {
         // `orMake` hashes the key (its parameters among it) once, for the lookup and the insert.
         do throws(Issues) {
-            return .success(try checks.value(for: AlertKey(alert: alert, parameters: parameters)) { () throws(Issues) in
+            let key = AlertKey(alert: alert, generation: generation(of: AlertID(alert)?.catalog), parameters: parameters)
+            return .success(try checks.value(for: key) { () throws(Issues) in
                 try Self.check(alert, parameters, in: catalogs).get()
             })
         } catch {
@@ -140,7 +160,7 @@ struct RenderedAlerts: Sendable {
     /// out once per distinct ask (parsing and sorting `Accept-Language` is not free) and kept,
     /// bounded.
     func context(in catalog: any AlertCatalog, asked: ClientAsk) -> RenderContext {
-        contexts.value(for: ContextKey(catalog: catalog.name, asked: asked)) {
+        contexts.value(for: ContextKey(catalog: catalog.name, generation: generation(of: catalog.name), asked: asked)) {
             catalog.context(for: asked.locale, acceptLanguage: asked.acceptLanguage, device: asked.device)
         }
     }
@@ -149,7 +169,8 @@ struct RenderedAlerts: Sendable {
     /// there. The render endpoint and the queue share it; the parameters are a dictionary, so
     /// their order in a query does not matter.
     func rendering(of type: String, in catalog: any AlertCatalog, _ parameters: [String: ParameterValue], context: RenderContext) throws -> Rendering {
-        let key = RenderKey(catalog: catalog.name, type: type, parameters: parameters, context: context)
+        let key = RenderKey(
+            catalog: catalog.name, generation: generation(of: catalog.name), type: type, parameters: parameters, context: context)
         // `orMake` hashes the key once for the lookup and the insert of a miss.
         var missed = false
         let rendering = try renderings.value(for: key) {
@@ -159,6 +180,12 @@ struct RenderedAlerts: Sendable {
         }
         if !missed { metrics?.renderCacheHit() }
         return rendering
+    }
+
+    /// The generation of the catalog named `name`; -1 for none (such a key is never made twice
+    /// with a catalog behind it).
+    private func generation(of name: String?) -> Int {
+        name.flatMap { generations[$0] } ?? -1
     }
 
     /// Counts a rendering answered again from outside this cache (`KeptAnswers`) as this

@@ -4,69 +4,32 @@ import MicroHTTP
 
 /// `/v1/catalogs`, a catalog's alert types, and rendering one alert. Every answer carries an
 /// `ETag` and `Cache-Control: public, max-age=N` and honours `If-None-Match` (see
-/// `CacheableResponse`): listings are encoded once, here; renderings come from `RenderedAlerts`,
-/// the cache the queue shares, so a repeated render costs a lookup and no encoding.
+/// `CacheableResponse`): listings are encoded once per set of catalogs (`CatalogListings`);
+/// renderings come from `RenderedAlerts`, the cache the queue shares, so a repeated render
+/// costs a lookup and no encoding.
 struct CatalogHandlers {
-    let catalogs: CatalogRegistry
-    let alerts: RenderedAlerts
-    private let list: CacheableResponse
-    private let details: [String: CacheableResponse]
-
-    /// Encodes the listings (the catalogs do not change while the server runs).
-    /// - Parameter maxAge: seconds clients and shared caches may keep an answer.
-    init(catalogs: CatalogRegistry, alerts: RenderedAlerts, maxAge: Int = 300) throws {
-        self.catalogs = catalogs
-        self.alerts = alerts
-        let cacheControl = CacheableResponse.publicCaching(maxAge: maxAge)
-        func cacheable(_ value: some Encodable) throws -> CacheableResponse {
-            let bytes = try OrderedJSONEncoder().encode(value)
-            return CacheableResponse(json: bytes, etag: EntityTag.strong(for: bytes), cacheControl: cacheControl)
-        }
-        list = try cacheable(CatalogList(
-            catalogs: catalogs.catalogs.map {
-                .init(name: $0.name, sourceLanguage: $0.sourceLanguage, locales: $0.locales, count: $0.entries.count)
-            }))
-        var details: [String: CacheableResponse] = [:]
-        for catalog in catalogs.catalogs {
-            details[catalog.name] = try cacheable(CatalogDetail(
-                name: catalog.name, sourceLanguage: catalog.sourceLanguage, locales: catalog.locales, alerts: catalog.entries))
-        }
-        self.details = details
-    }
+    /// Read once per request: a request answers from the catalogs it started with.
+    let current: CurrentCatalogs
 
     /// Whether a query item steers rendering (`locale`, `platform`, `device`) rather than being
     /// an alert parameter. Compared, not hashed: this runs for every query item of every render.
     static func isRenderOption(_ name: String) -> Bool { name == "locale" || name == "platform" || name == "device" }
     static func isPlatform(_ name: String) -> Bool { name == "ios" || name == "android" }
 
-    struct CatalogList: Encodable {
-        struct Item: Encodable {
-            var name: String
-            var sourceLanguage: String
-            var locales: [String]
-            var count: Int
-        }
-        var catalogs: [Item]
-    }
-
-    struct CatalogDetail: Encodable {
-        var name: String
-        var sourceLanguage: String
-        var locales: [String]
-        var alerts: [AlertTypeInfo]
-    }
-
     func register(in router: inout Router) {
-        let (catalogs, alerts, list, details) = (catalogs, alerts, list, details)
-        router.add("GET", "/v1/catalogs", keeping: .byTarget) { _ in list }
+        let current = current
+        router.add("GET", "/v1/catalogs", keeping: .byTarget) { _ in current.now.listings.list }
         router.add("GET", "/v1/catalogs/{catalog}", keeping: .byTarget) { request in
             let name = request.path("catalog")
-            guard let detail = details[name] else { throw CatalogError.unknownCatalog(name) }
+            guard let detail = current.now.listings.details[name] else { throw CatalogError.unknownCatalog(name) }
             return detail
         }
         // Kept by target (see KeptAnswers); an answer given again counts as a render cache hit.
-        router.add("GET", "/v1/catalogs/{catalog}/alerts/{type}", keeping: .byTarget(counting: alerts.countHit)) { request in
-            let catalog = try Self.catalog(request, in: catalogs)
+        let countHit = current.now.alerts.countHit
+        router.add("GET", "/v1/catalogs/{catalog}/alerts/{type}", keeping: .byTarget(counting: countHit)) { request in
+            let served = current.now
+            let alerts = served.alerts
+            let catalog = try Self.catalog(request, in: served.registry)
             let type = request.path("type")
             guard catalog.entry(type) != nil else { throw CatalogError.unknownType(catalog: catalog.name, type: type) }
             let context = alerts.context(in: catalog, asked: try ClientAsk.of(request))

@@ -6,7 +6,7 @@ import MicroHTTP
 /// writes; else 503 problem+json `urn:alertd:problem:store-unavailable` with the store's
 /// `reason`: `disk-full`, `timeout`, `replaced`, …).
 struct HealthHandlers {
-    let catalogs: CatalogRegistry
+    let catalogs: CurrentCatalogs
     let store: any QueueStore
 
     struct Status: Encodable, ResponseGenerator {
@@ -16,12 +16,11 @@ struct HealthHandlers {
 
     func register(in router: inout Router) {
         router.add("GET", "/livez") { _ in Status(status: "alive") }
-        let count = catalogs.catalogs.count
-        let store = self.store
+        let (catalogs, store) = (catalogs, store)
         router.addAsync("GET", "/readyz") { _ in
             // Not ready is an error like any other: a 503 problem (store-unavailable).
             if let failure = await store.readiness() { throw failure }
-            return Status(status: "ready", catalogs: count)
+            return Status(status: "ready", catalogs: catalogs.now.registry.catalogs.count)
         }
     }
 }

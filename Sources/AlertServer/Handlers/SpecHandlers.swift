@@ -10,11 +10,17 @@ import MicroHTTP
 /// meanwhile. The body's size is checked first, on the worker (413 costs no thread); when
 /// `work` is full, the answer is 503 `busy` with `Retry-After`.
 struct SpecHandlers {
-    let catalogs: CatalogRegistry
+    /// What `next` actions are checked against: the catalogs served when the request came.
+    let catalogs: @Sendable () -> CatalogRegistry
     let work: BoundedWork
 
     init(catalogs: CatalogRegistry, work: BoundedWork = .forSpecs()) {
-        self.catalogs = catalogs
+        self.catalogs = { catalogs }
+        self.work = work
+    }
+
+    init(current: CurrentCatalogs, work: BoundedWork = .forSpecs()) {
+        self.catalogs = { current.now.registry }
         self.work = work
     }
 
@@ -34,11 +40,11 @@ struct SpecHandlers {
     }
 
     func register(in router: inout Router) {
-        let validator = SpecValidator(directory: catalogs)
-        let work = work
+        let (catalogs, work) = (catalogs, work)
         router.addAsync("POST", "/v1/specs/validate") { request in
             let body = Data(request.http.body)
             try SpecReader.checkSize(body)
+            let validator = SpecValidator(directory: catalogs())
             return PendingResponse { answer in
                 // The answer is made (encoded) on the work's thread too, by `answer`.
                 let taken = work.submit {

@@ -23,6 +23,7 @@ public final class ServiceMetrics: Sendable {
     private let deliveries: Counter
     private let acks: Counter
     private let storeErrors: [StoreFailure: Counter]
+    private let catalogReloads: [Bool: Counter]
     private let longPolls: Gauge
     private let items: [Lane: [ItemState: Gauge]]
 
@@ -46,6 +47,13 @@ public final class ServiceMetrics: Sendable {
         storeErrors = Dictionary(uniqueKeysWithValues: StoreFailure.allCases.map {
             ($0, registry.makeCounter(descriptor: storeErrorsName, labels: [("reason", $0.rawValue)]))
         })
+        let reloadsName = Self.name("alertd_catalog_reloads", unit: "total", """
+            Catalog reloads (POST /v1/catalogs/reload, SIGHUP), by result: ok swapped the catalogs, failed kept them.
+            """)
+        catalogReloads = [
+            true: registry.makeCounter(descriptor: reloadsName, labels: [("result", "ok")]),
+            false: registry.makeCounter(descriptor: reloadsName, labels: [("result", "failed")]),
+        ]
         longPolls = registry.makeGauge(descriptor: Self.name("alertd_long_polls_waiting", unit: "", """
             next requests suspended on this instance, waiting for an item or their deadline.
             """))
@@ -76,6 +84,7 @@ public final class ServiceMetrics: Sendable {
     func delivered() { deliveries.increment() }
     func acknowledged() { acks.increment() }
     func storeFailed(_ failure: StoreFailure) { storeErrors[failure]?.increment() }
+    func catalogReloaded(ok: Bool) { catalogReloads[ok]?.increment() }
 
     /// Sets the scrape-time gauges: the store's census (nil when the store could not be read:
     /// those gauges keep their last values) and the waiting long-polls.

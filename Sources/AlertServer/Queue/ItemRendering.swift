@@ -27,7 +27,13 @@ enum ItemRendering {
     /// `<page>.action` or `<page>.alternative`), or nil for any other action. 422 for an action
     /// the item does not have.
     static func chain(of item: QueueItem, action: String, alerts: RenderedAlerts) throws -> NewItem? {
-        guard let picked = try rendering(of: item, alerts: alerts).action(action) else {
+        let shown: RenderedAlerts.Rendering
+        do {
+            shown = try rendering(of: item, alerts: alerts)
+        } catch where QueueHandlers.isUndeliverable(error) {
+            return nil  // the alert is gone since it was shown: the ack stands, nothing follows it
+        }
+        guard let picked = shown.action(action) else {
             throw APIError.invalidRequest([SpecIssue(pointer: "/action", code: "unknown-action", message: "This alert has no action \"\(action)\".")])
         }
         guard case .next(let alert, let parameters) = picked else { return nil }

@@ -21,6 +21,8 @@ public struct APIError: Error, Sendable, ResponseGenerator, CustomStringConverti
         case unsupportedMediaType(String)
         case queue(QueueError)
         case busy(String)
+        case noCatalogFolder(String)
+        case invalidCatalogs(String, errors: [CatalogProblem], warnings: [CatalogProblem])
         case `internal`
     }
 
@@ -49,6 +51,12 @@ public struct APIError: Error, Sendable, ResponseGenerator, CustomStringConverti
     public static func unsupportedMediaType(_ detail: String) -> Self { .init(reason: .unsupportedMediaType(detail)) }
     /// The server has as much of this work under way as it takes (503, `Retry-After: 1`).
     public static func busy(_ detail: String) -> Self { .init(reason: .busy(detail)) }
+    /// A catalog reload asked of a server that reads no catalog folder (409).
+    public static func noCatalogFolder(_ detail: String) -> Self { .init(reason: .noCatalogFolder(detail)) }
+    /// A catalog reload that found problems in the files (422, every one listed).
+    public static func invalidCatalogs(_ detail: String, errors: [CatalogProblem], warnings: [CatalogProblem]) -> Self {
+        .init(reason: .invalidCatalogs(detail, errors: errors, warnings: warnings))
+    }
     /// Something failed inside; the client learns nothing more (the cause goes to the log).
     public static let `internal` = APIError(reason: .internal)
 
@@ -73,7 +81,8 @@ public struct APIError: Error, Sendable, ResponseGenerator, CustomStringConverti
         case .notFound: 404
         case .methodNotAllowed: 405
         case .badRequest, .parameter, .malformedJSON: 400
-        case .invalidSpec, .invalidRequest: 422
+        case .invalidSpec, .invalidRequest, .invalidCatalogs: 422
+        case .noCatalogFolder: 409
         case .specTooLarge: 413
         case .refused(let failure): failure.status
         case .unauthorized: 401
@@ -114,6 +123,8 @@ public struct APIError: Error, Sendable, ResponseGenerator, CustomStringConverti
         case .unsupportedMediaType: "unsupported-media-type"
         case .queue(let error): error.code
         case .busy: "busy"
+        case .noCatalogFolder: "no-catalog-folder"
+        case .invalidCatalogs: "invalid-catalogs"
         case .internal: "internal"
         }
     }
@@ -140,6 +151,8 @@ public struct APIError: Error, Sendable, ResponseGenerator, CustomStringConverti
             case .unavailable: "Service unavailable"
             }
         case .busy: "Busy"
+        case .noCatalogFolder: "No catalog folder"
+        case .invalidCatalogs: "Invalid catalogs"
         case .internal: "Internal error"
         }
     }
@@ -157,7 +170,8 @@ public struct APIError: Error, Sendable, ResponseGenerator, CustomStringConverti
         case .methodNotAllowed(let allow): "This resource allows \(allow.joined(separator: ", ")) only."
         case .parameter(let error): error.description
         case .refused(let failure): failure.detail
-        case .unauthorized(let detail), .forbidden(let detail), .unsupportedMediaType(let detail), .busy(let detail): detail
+        case .unauthorized(let detail), .forbidden(let detail), .unsupportedMediaType(let detail), .busy(let detail),
+            .noCatalogFolder(let detail), .invalidCatalogs(let detail, _, _): detail
         case .queue(let error): error.description
         case .internal: "The server could not answer this request. It has been logged."
         }
@@ -178,6 +192,9 @@ public struct APIError: Error, Sendable, ResponseGenerator, CustomStringConverti
             problem.reason = error.storeFailure?.rawValue
         case .specTooLarge(let issue):
             problem.errors = [issue]
+        case .invalidCatalogs(_, let errors, let warnings):
+            problem.catalogErrors = errors.map(CatalogIssue.init)
+            problem.catalogWarnings = warnings.map(CatalogIssue.init)
         default: break
         }
         return problem
@@ -212,4 +229,7 @@ public struct Problem: Sendable, Codable, Equatable {
     /// For `store-unavailable`: why the store could not serve (`StoreFailure`: `disk-full`,
     /// `timeout`, …).
     public var reason: String?
+    /// `invalid-catalogs`: every problem of the catalog files, and their warnings.
+    public var catalogErrors: [CatalogIssue]?
+    public var catalogWarnings: [CatalogIssue]?
 }

@@ -2,7 +2,8 @@ import Glibc
 
 /// Maps a method and a path to a handler. Patterns are literal segments and `{name}` segments;
 /// HEAD is served by the GET route. A path that matches with another method gives the methods
-/// it does allow (for 405 and `Allow`).
+/// it does allow (for 405 and `Allow`). A path that fits a route with a literal where another
+/// has a `{name}` belongs to the literal one only: `/v1/catalogs/reload` is not a catalog.
 ///
 /// Handlers that answer from memory are plain functions and run on the server thread; handlers
 /// that wait (a store, a long-poll) are `async` and answer later, the connection suspended.
@@ -27,6 +28,8 @@ public struct Router: Sendable {
         public let keeping: Keeping?
         fileprivate let segments: [Segment]
         fileprivate let responder: Responder
+        /// The routes that take a path this one fits, being more specific (see `shadows`).
+        fileprivate var shadowedBy: [Int] = []
     }
 
     /// A route whose answer is a `CacheableResponse` that depends on the request's path, query
@@ -81,6 +84,27 @@ public struct Router: Sendable {
         routes.append(Route(
             method: method, pattern: pattern, answersHead: answersHead, keeping: keeping, segments: segments, responder: responder))
         maxSegments = max(maxSegments, segments.count)
+        let added = routes.count - 1
+        for index in routes.indices.dropLast() {
+            if Self.shadows(segments, routes[index].segments) { routes[index].shadowedBy.append(added) }
+            if Self.shadows(routes[index].segments, segments) { routes[added].shadowedBy.append(index) }
+        }
+    }
+
+    /// Whether every path `general` fits and `specific` fits too is `specific`'s: the same
+    /// length, the same literals, and a literal somewhere `general` has a `{name}`.
+    private static func shadows(_ specific: [Segment], _ general: [Segment]) -> Bool {
+        guard specific.count == general.count else { return false }
+        var narrower = false
+        for (mine, theirs) in zip(specific, general) {
+            switch (mine, theirs) {
+            case (.literal(let a), .literal(let b)) where a != b: return false
+            case (.parameter, .literal): return false
+            case (.literal, .parameter): narrower = true
+            default: continue
+            }
+        }
+        return narrower
     }
 
     public func match(method: String, path: String) -> Match {
@@ -117,7 +141,9 @@ public struct Router: Sendable {
         let wanted = method == "HEAD" ? "GET" : method
         var allowed: [String] = []
         var headAllowed = false
-        for (index, route) in routes.enumerated() where Self.fits(route.segments, path, parts) {
+        for (index, route) in routes.enumerated() where Self.fits(route.segments, path, parts)
+            && !route.shadowedBy.contains(where: { Self.fits(routes[$0].segments, path, parts) })
+        {
             if route.method == wanted, method != "HEAD" || route.answersHead {
                 return .found(route.responder, Self.bind(route.segments, path, parts), route: index)
             }
