@@ -72,6 +72,26 @@ struct StringCatalogXcodeTests {
         #expect(show("${toggle} Emoji Search ${state}", "de") == "Emoji-Suche ${state}")
     }
 
+    @Test("an explicit zero form is the integer 0's in any language, in a plural and in a substitution", arguments: [
+        (0, "No messages, nothing from anyone"), (1, "1 message, 1 from you"), (2, "2 messages, 2 from you"),
+    ])
+    func zero(count: Int, expected: String) throws {
+        let json = ##"""
+            {"sourceLanguage": "en", "strings": {"n": {"localizations": {"en": {
+              "variations": {"plural": {
+                "zero": {"stringUnit": {"state": "translated", "value": "No messages, %#@from@"}},
+                "one": {"stringUnit": {"state": "translated", "value": "%lld message, %#@from@"}},
+                "other": {"stringUnit": {"state": "translated", "value": "%lld messages, %#@from@"}}}},
+              "substitutions": {"from": {"argNum": 1, "formatSpecifier": "lld", "variations": {"plural": {
+                "zero": {"stringUnit": {"state": "translated", "value": "nothing from anyone"}},
+                "other": {"stringUnit": {"state": "translated", "value": "%arg from you"}}}}}}}}}}}
+            """##
+        let localizer = StringCatalogLocalizer(try JSONDecoder().decode(StringCatalog.self, from: Data(json.utf8)))
+        #expect(localizer.string(LocalizedText("n", default: "", .integer(count)), locale: "en") == expected)
+        // French reads 0 as `one` by CLDR; the explicit zero form still wins.
+        #expect(localizer.string(LocalizedText("n", default: "", .integer(0)), locale: "fr") == "No messages, nothing from anyone")
+    }
+
     @Test("an entry Xcode could not have written is set aside with its key and reason; the others are used")
     func unreadableEntry() throws {
         let json = #"""

@@ -17,6 +17,14 @@ public enum PluralRules {
         return category(operands, language: language)
     }
 
+    /// The form a String Catalog shows for `value` among forms that include `zero` or not: as
+    /// Apple's platforms do, an explicit `zero` form is the integer 0's in every language, even
+    /// one whose rule has no `zero` category (English); otherwise the CLDR category.
+    static func form(of value: FormatArgument, language: String, hasZero: Bool) -> PluralCategory {
+        if hasZero, value == .integer(0) { return .zero }
+        return category(of: value, language: language)
+    }
+
     /// The category of a number written as text (`"1.50"` has two visible decimals).
     public static func category(ofNumber text: String, locale: String) -> PluralCategory {
         guard let operands = Operands(text) else { return .other }

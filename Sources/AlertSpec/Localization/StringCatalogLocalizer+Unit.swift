@@ -150,13 +150,14 @@ extension StringCatalogLocalizer {
             if let parsed {
                 var pattern = parsed.plain
                 if let position = mainSelector, position < arguments.count {
-                    pattern = parsed.plural[PluralRules.category(of: arguments[position], language: table.language).ordinal] ?? parsed.main
+                    let form = PluralRules.form(of: arguments[position], language: table.language, hasZero: parsed.plural[PluralCategory.zero.ordinal] != nil)
+                    pattern = parsed.plural[form.ordinal] ?? parsed.main
                 }
                 return pattern.format(arguments, table.symbols)
             }
             var pattern = value ?? main
             if let position = mainSelector, position < arguments.count {
-                pattern = plural[PluralRules.category(of: arguments[position], language: table.language)] ?? main
+                pattern = plural[PluralRules.form(of: arguments[position], language: table.language, hasZero: plural[.zero] != nil)] ?? main
             }
             let expanded = SubstitutionToken.expand(pattern, substitutions, arguments: arguments, language: table.language)
             return FormatPattern(expanded).format(arguments, table.symbols)

@@ -43,7 +43,7 @@ struct SubstitutionToken {
                 next = position + 1
                 var category = PluralCategory.other
                 if let arguments, position < arguments.count {
-                    category = PluralRules.category(of: arguments[position], language: language)
+                    category = PluralRules.form(of: arguments[position], language: language, hasZero: substitution.plural[.zero] != nil)
                 }
                 let form = substitution.plural[category] ?? substitution.plural[.other] ?? ""
                 result += form.replacing("%arg", with: "%\(position + 1)$\(substitution.specifier)")
