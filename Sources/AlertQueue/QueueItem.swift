@@ -35,6 +35,8 @@ public struct NewItem: Sendable, Equatable {
     public var atHead: Bool
     /// What an enqueue does to a live item with the same dedupe key. Default `keep`.
     public var onDuplicate: OnDuplicate
+    /// Who queued it, for its timeline.
+    public var origin: EnqueueOrigin
 
     /// What an enqueue does to the live item that already has its dedupe key.
     public enum OnDuplicate: String, Sendable, Equatable, CaseIterable {
@@ -48,7 +50,7 @@ public struct NewItem: Sendable, Equatable {
 
     public init(
         session: String, content: QueueContent, priority: Int, lane: Lane, dedupeKey: String, ttl: Double? = nil,
-        atHead: Bool = false, onDuplicate: OnDuplicate = .keep
+        atHead: Bool = false, onDuplicate: OnDuplicate = .keep, origin: EnqueueOrigin = .admin
     ) {
         self.session = session
         self.content = content
@@ -58,6 +60,7 @@ public struct NewItem: Sendable, Equatable {
         self.ttl = ttl
         self.atHead = atHead
         self.onDuplicate = onDuplicate
+        self.origin = origin
     }
 }
 

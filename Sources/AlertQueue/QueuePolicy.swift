@@ -35,6 +35,8 @@ import Foundation
 ///   is queued at the head of its lane in the same step; a done item stays as it is (its input
 ///   too); cancelled, expired and dead ones are gone.
 /// - **Cancel**: live items become `cancelled`.
+/// - **Events**: each step records what it did to each item in `SessionItems.events` (an
+///   item's timeline, `ItemEvent`), which the store writes with the changes.
 public struct QueuePolicy: Sendable, Equatable {
     public var settings: QueueSettings
 
@@ -109,11 +111,18 @@ public struct QueuePolicy: Sendable, Equatable {
     /// again at the same `now` changes nothing.
     public func prepare(_ items: inout SessionItems, now: Date) {
         let maxDeliveries = settings.maxDeliveries
-        items.updateAll(where: { $0.state == .presenting && $0.leaseUntil.map { $0 <= now } ?? false }) { item in
+        let leaseEnded: (QueueItem) -> Bool = { $0.state == .presenting && $0.leaseUntil.map { $0 <= now } ?? false }
+        let ttlEnded: (QueueItem) -> Bool = { $0.state == .queued && $0.expiresAt.map { $0 <= now } ?? false }
+        for item in items.all where leaseEnded(item) {
+            let dead = item.deliveries >= maxDeliveries
+            items.record(dead ? .dead : .requeued, item.ticket, at: now, [(dead ? "deliveries" : "delivery"): .integer(item.deliveries)])
+        }
+        items.updateAll(where: leaseEnded) { item in
             item.state = item.deliveries >= maxDeliveries ? .dead : .queued
             item.leaseUntil = nil
         }
-        items.updateAll(where: { $0.state == .queued && $0.expiresAt.map { $0 <= now } ?? false }) { item in
+        for item in items.all where ttlEnded(item) { items.record(.expired, item.ticket, at: now) }
+        items.updateAll(where: ttlEnded) { item in
             item.state = .expired
         }
     }
@@ -131,7 +140,8 @@ public struct QueuePolicy: Sendable, Equatable {
     /// - Throws: `QueueError.queueFull` when the session would hold more than `maxQueueLength`
     ///   live items; `items` is then left as prepared.
     public func enqueue(
-        _ item: QueueItem, into items: inout SessionItems, now: Date, onDuplicate: NewItem.OnDuplicate = .keep
+        _ item: QueueItem, into items: inout SessionItems, now: Date, onDuplicate: NewItem.OnDuplicate = .keep,
+        origin: EnqueueOrigin = .admin
     ) throws(QueueError) -> EnqueueResult {
         precondition(item.session == items.session, "an item queued into another session's items")
         prepare(&items, now: now)
@@ -141,9 +151,9 @@ public struct QueuePolicy: Sendable, Equatable {
             }
             let replaced = item.lane == .hud
                 ? items.live.filter { $0.lane == .hud && $0.state == .queued && $0.ticket != existing.ticket } : []
-            let tickets = Set(replaced.map(\.ticket))
-            items.updateAll(where: { tickets.contains($0.ticket) }) { $0.state = .cancelled }
+            supersede(replaced, by: existing.ticket, in: &items, now: now)
             items.refresh(ticket: existing.ticket, from: item)
+            items.record(.refreshed, existing.ticket, at: now, Self.refreshDetail(item))
             let refreshed = items.item(ticket: existing.ticket) ?? existing
             return EnqueueResult(item: refreshed, created: false, position: Self.position(of: refreshed, in: items), refreshed: true)
         }
@@ -151,7 +161,7 @@ public struct QueuePolicy: Sendable, Equatable {
         guard items.liveCount - replaced.count < settings.maxQueueLength else {
             throw .queueFull(limit: settings.maxQueueLength)
         }
-        insert(item, into: &items, replacing: replaced)
+        insert(item, into: &items, replacing: replaced, now: now, detail: ["by": .string(origin.rawValue)])
         return EnqueueResult(item: item, created: true, position: Self.position(of: item, in: items))
     }
 
@@ -170,6 +180,9 @@ public struct QueuePolicy: Sendable, Equatable {
             item.deliveries += 1
             item.leaseUntil = leaseUntil
         }
+        var detail: [String: ParameterValue] = ["delivery": .integer(best.deliveries + 1)]
+        if let leaseUntil { detail["leaseUntil"] = .string(ItemEvent.timeText(leaseUntil)) }
+        items.record(.delivered, best.ticket, at: now, detail)
         return items.item(ticket: best.ticket)
     }
 
@@ -194,7 +207,8 @@ public struct QueuePolicy: Sendable, Equatable {
     /// - Throws: `notFound` when `items` holds no such ticket; `gone` for a cancelled, expired
     ///   or dead item (also one whose lease or TTL ended just now).
     public func acknowledge(
-        ticket: String, chain: QueueItem?, input: String? = nil, in items: inout SessionItems, now: Date
+        ticket: String, chain: QueueItem?, input: String? = nil, action: String? = nil, role: String? = nil,
+        in items: inout SessionItems, now: Date
     ) throws(QueueError) -> Acknowledgement {
         prepare(&items, now: now)
         guard let item = items.item(ticket: ticket) else { throw .notFound(ticket: ticket) }
@@ -204,6 +218,7 @@ public struct QueuePolicy: Sendable, Equatable {
         case .cancelled, .expired, .dead:
             throw .gone(ticket: ticket, state: item.state)
         case .queued, .presenting:
+            items.record(.acknowledged, ticket, at: now, acknowledgedDetail(item, action: action, role: role, input: input, now: now))
             items.update(ticket: ticket) { item in
                 item.state = .done
                 item.leaseUntil = nil
@@ -213,7 +228,7 @@ public struct QueuePolicy: Sendable, Equatable {
                 chain.session = items.session
                 chain.atHead = true
                 let replaced = chain.lane == .hud ? items.live.filter { $0.lane == .hud && $0.state == .queued } : []
-                insert(chain, into: &items, replacing: replaced)
+                insert(chain, into: &items, replacing: replaced, now: now, detail: ["by": .string("chain"), "after": .string(ticket)])
             }
         }
         let chained = chain.flatMap { chain in items.live.first { $0.dedupeKey == chain.dedupeKey } }
@@ -227,11 +242,14 @@ public struct QueuePolicy: Sendable, Equatable {
 
     /// Cancels the live item `ticket`, or every live item (nil); returns how many.
     /// - Throws: `notFound` for a ticket `items` does not hold; `gone` for one no longer live.
-    public func cancel(ticket: String?, in items: inout SessionItems, now: Date) throws(QueueError) -> Int {
+    public func cancel(ticket: String?, by cause: CancelCause = .admin, in items: inout SessionItems, now: Date) throws(QueueError) -> Int {
         prepare(&items, now: now)
         if let ticket {
             guard let item = items.item(ticket: ticket) else { throw .notFound(ticket: ticket) }
             guard item.state.isLive else { throw .gone(ticket: ticket, state: item.state) }
+        }
+        for item in items.all where item.state.isLive && (ticket == nil || item.ticket == ticket) {
+            items.record(.cancelled, item.ticket, at: now, ["by": .string(cause.rawValue)])
         }
         var cancelled = 0
         items.updateAll(where: { $0.state.isLive && (ticket == nil || $0.ticket == ticket) }) { item in
@@ -250,9 +268,11 @@ public struct QueuePolicy: Sendable, Equatable {
 
     // MARK: -
 
-    private func insert(_ item: QueueItem, into items: inout SessionItems, replacing replaced: [QueueItem]) {
-        let tickets = Set(replaced.map(\.ticket))
-        items.updateAll(where: { tickets.contains($0.ticket) }) { $0.state = .cancelled }
+    private func insert(
+        _ item: QueueItem, into items: inout SessionItems, replacing replaced: [QueueItem], now: Date, detail: [String: ParameterValue]
+    ) {
+        supersede(replaced, by: item.ticket, in: &items, now: now)
         items.insert(item)
+        items.record(.enqueued, item.ticket, at: now, detail)
     }
 }

@@ -19,12 +19,12 @@ public protocol QueueStore: Sendable {
     /// an unknown ticket, `gone` for a cancelled, expired or dead one. Acknowledging a done item
     /// again changes nothing.
     ///
-    /// `chain` is asked inside the step, with the item as loaded (so an ack reads the item once):
-    /// keep it quick. It is where the caller checks `input` against the item. What it throws ends
-    /// the step with nothing changed, and is rethrown. It is not asked when the ticket is unknown
-    /// or gone.
+    /// `answer` is asked inside the step, with the item as loaded (so an ack reads the item once):
+    /// keep it quick. It is where the caller checks `input` against the item, finds the chain and
+    /// names the action for the timeline. What it throws ends the step with nothing changed, and
+    /// is rethrown. It is not asked when the ticket is unknown or gone.
     func acknowledge(
-        session: String, ticket: String, input: String?, now: Date, chain: @escaping @Sendable (QueueItem) throws -> NewItem?
+        session: String, ticket: String, input: String?, now: Date, answer: @escaping @Sendable (QueueItem) throws -> AckAnswer
     ) async throws -> Acknowledgement
 
     /// The session's queued, presenting and dead items, in delivery order.
@@ -33,10 +33,17 @@ public protocol QueueStore: Sendable {
     /// One item of the session.
     func item(session: String, ticket: String) async throws -> QueueItem?
 
-    /// Cancels one live item (`ticket`), or every live item of the session (nil); returns how
-    /// many were cancelled. A ticket that is unknown throws `notFound`; one no longer live,
-    /// `gone`.
-    func cancel(session: String, ticket: String?, now: Date) async throws -> Int
+    /// The events of one item of the session, oldest first (empty for an unknown ticket).
+    func timeline(session: String, ticket: String) async throws -> [StoredEvent]
+
+    /// The session's finished items (done, cancelled, expired, dead), newest first (by enqueue
+    /// order), at most `limit`, enqueued before `before` when given.
+    func history(session: String, before: HistoryCursor?, limit: Int) async throws -> HistoryPage
+
+    /// Cancels one live item (`ticket`), or every live item of the session (nil), `by` whom;
+    /// returns how many were cancelled. A ticket that is unknown throws `notFound`; one no
+    /// longer live, `gone`.
+    func cancel(session: String, ticket: String?, by cause: CancelCause, now: Date) async throws -> Int
 
     /// Holds modal and toast delivery until `until`, or releases the hold (nil).
     func hold(session: String, until: Date?) async throws
@@ -79,6 +86,18 @@ extension QueueStore {
         let enqueued = try await enqueue(item, now: now)
         guard enqueued.created else { return (enqueued, nil) }
         return (enqueued, try await next(session: item.session, now: now))
+    }
+
+    /// `acknowledge` with only a chain to answer.
+    public func acknowledge(
+        session: String, ticket: String, input: String?, now: Date, chain: @escaping @Sendable (QueueItem) throws -> NewItem?
+    ) async throws -> Acknowledgement {
+        try await acknowledge(session: session, ticket: ticket, input: input, now: now) { item in AckAnswer(chain: try chain(item)) }
+    }
+
+    /// `cancel` by the admin.
+    public func cancel(session: String, ticket: String?, now: Date) async throws -> Int {
+        try await cancel(session: session, ticket: ticket, by: .admin, now: now)
     }
 
     /// `acknowledge` without input.

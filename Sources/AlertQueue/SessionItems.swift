@@ -1,3 +1,6 @@
+import AlertSpec
+import Foundation
+
 /// The items of one session that a store loaded for one step, and what the step did to them.
 ///
 /// A store loads the session's live items (and whatever else the step needs: the ticket being
@@ -27,6 +30,8 @@ public struct SessionItems: Sendable, Equatable {
     public let unloaded: Unloaded
     /// Tickets of the loaded items a duplicate enqueue brought up to date (see `refresh`).
     public private(set) var refreshed: Set<String> = []
+    /// What the step did, item by item, in order: the store writes these with the changes.
+    public private(set) var events: [ItemEvent] = []
 
     public init(session: String, items: [QueueItem], unloaded: Unloaded = .none) {
         self.session = session
@@ -102,5 +107,9 @@ public struct SessionItems: Sendable, Equatable {
 
     mutating func insert(_ item: QueueItem) {
         all.append(item)
+    }
+
+    mutating func record(_ kind: ItemEvent.Kind, _ ticket: String, at now: Date, _ detail: [String: ParameterValue] = [:]) {
+        events.append(ItemEvent(kind: kind, session: session, ticket: ticket, at: now, detail: detail))
     }
 }

@@ -102,6 +102,7 @@ extension PostgresQueueStore {
             }
             let inserted = decided.all.flatMap(\.inserted)
             if !inserted.isEmpty { ahead.send(try ItemRow.insert(inserted, contents: contents)) }
+            if let events = EventRow.insert(decided.all.flatMap(\.events)) { ahead.send(events) }
             // A refreshed item's place is counted as written (the writes above are answered first).
             for index in decided.outcomes.indices {
                 guard case .success(var result) = decided.outcomes[index], result.refreshed else { continue }
@@ -150,10 +151,11 @@ extension PostgresQueueStore {
         func column<Element>(_ value: (NewItem) -> Element) -> BinaryArray<Element> { BinaryArray(items.map(value)) }
         let rows = try await connection.query(
             """
-            SELECT * FROM alertd.enqueue_counted(\(BinaryArray(tickets))::text[], \(column(\.session))::text[], \
+            SELECT * FROM alertd.enqueue_counted_logged(\(BinaryArray(tickets))::text[], \(column(\.session))::text[], \
             \(BinaryArray(contents))::text[], \(column { Int64($0.priority) })::bigint[], \(column(\.lane.rawValue))::text[], \
             \(column(\.dedupeKey))::text[], \(column { $0.ttl ?? .nan })::float8[], \(BinaryArray(expires))::float8[], \
-            \(column(\.atHead))::boolean[], \(BinaryArray(nows))::float8[], \(policy.settings.maxQueueLength)::integer)
+            \(column(\.atHead))::boolean[], \(BinaryArray(nows))::float8[], \(policy.settings.maxQueueLength)::integer, \
+            \(column(\.origin.rawValue))::text[])
             """, logger: logger
         ).collect()
         guard let row = rows.first else { throw PostgresStoreError.unreadableRow("enqueue_counted returned no row") }
@@ -214,7 +216,8 @@ extension PostgresQueueStore {
             var items = bySession[candidate.item.session]!
             do {
                 let onDuplicate = write.item.onDuplicate
-                outcomes.append(.success(try policy.enqueue(candidate.item, into: &items, now: candidate.now, onDuplicate: onDuplicate)))
+                outcomes.append(.success(try policy.enqueue(
+                    candidate.item, into: &items, now: candidate.now, onDuplicate: onDuplicate, origin: write.item.origin)))
                 bySession[candidate.item.session] = items
             } catch {
                 outcomes.append(.failure(error))

@@ -32,7 +32,7 @@ extension PostgresQueueStore {
             }
         let rows = try await connection.query(
             """
-            SELECT * FROM alertd.claim_next(\(session), \(now)::float8, \(leaseUntil)::float8, \
+            SELECT * FROM alertd.claim_next_logged(\(session), \(now)::float8, \(leaseUntil)::float8, \
             \(settings.leaseDuration)::float8, \(settings.maxDeliveries)::integer)
             """, logger: logger
         ).collect()

@@ -17,10 +17,10 @@ extension PostgresQueueStore {
     }
 
     public func acknowledge(
-        session: String, ticket: String, input: String?, now: Date, chain: @escaping @Sendable (QueueItem) throws -> NewItem?
+        session: String, ticket: String, input: String?, now: Date, answer: @escaping @Sendable (QueueItem) throws -> AckAnswer
     ) async throws -> Acknowledgement {
         try await write(session: session) { connection in
-            try await self.acknowledge(session: session, ticket: ticket, input: input, now: now, chain: chain, on: connection)
+            try await self.acknowledge(session: session, ticket: ticket, input: input, now: now, answer: answer, on: connection)
         }
     }
 
@@ -38,9 +38,30 @@ extension PostgresQueueStore {
         }
     }
 
-    public func cancel(session: String, ticket: String?, now: Date) async throws -> Int {
+    public func timeline(session: String, ticket: String) async throws -> [StoredEvent] {
+        try await perform { connection in
+            try await EventRow.timeline(session: session, ticket: ticket, on: connection, logger: self.logger)
+        }
+    }
+
+    public func history(session: String, before: HistoryCursor?, limit: Int) async throws -> HistoryPage {
+        try await perform { connection in
+            let rows = try await connection.query(
+                """
+                SELECT \(unescaped: ItemRow.columnsWithInput) FROM alertd.items
+                WHERE session = \(session) AND state NOT IN ('queued', 'presenting') AND sequence < \(before?.sequence ?? Int64.max)
+                ORDER BY sequence DESC LIMIT \(limit + 1)
+                """, logger: self.logger)
+            var items = try await ItemRow.items(from: rows, contents: self.contents, withInput: true)
+            let more = items.count > limit
+            if more { items.removeLast() }
+            return HistoryPage(items: items, next: more ? items.last.map { HistoryCursor(sequence: $0.sequence) } : nil)
+        }
+    }
+
+    public func cancel(session: String, ticket: String?, by cause: CancelCause, now: Date) async throws -> Int {
         try await write(session: session) { connection in
-            try await self.cancel(session: session, ticket: ticket, now: now, on: connection)
+            try await self.cancel(session: session, ticket: ticket, by: cause, now: now, on: connection)
         }
     }
 

@@ -96,6 +96,9 @@ extension PostgresQueueStore {
         // nullable column: the functions of the version before name their columns, or take the
         // row type as it is, and go on working beside it.
         Migration(name: "keepAckInput", statements: ["ALTER TABLE alertd.items ADD COLUMN input text"]),
+        // Each item's timeline (`EventRow`), the history's index, and the two one-statement
+        // steps again, under new names, writing their events.
+        Migration(name: "createEvents", statements: eventsSchema),
     ]
 
     /// `alertd.lock_session(session, with_sequence, states, ticket)`: a write's first round trip.

@@ -63,6 +63,7 @@ extension PostgresQueueStore {
         for item in items.inserted {
             try await connection.query(try ItemRow.insert(item, contents: contents), logger: logger)
         }
+        if let events = EventRow.insert(items.events) { try await connection.query(events, logger: logger) }
         return items.hasChanges
     }
 
@@ -87,14 +88,17 @@ extension PostgresQueueStore {
             var items =
                 seeingLiveItems
                 ? window.sessionItems(new.session, positioned: [(candidate, 0)]) : SessionItems(session: new.session, items: [])
-            var result = try policy.enqueue(candidate, into: &items, now: now, onDuplicate: new.onDuplicate)
+            var result = try policy.enqueue(candidate, into: &items, now: now, onDuplicate: new.onDuplicate, origin: new.origin)
             guard result.created else {
                 let changed = try await save(items, on: connection)
                 if result.refreshed { result.position = try await place(ofQueued: result.item, on: connection) }
                 return (result, changed)
             }
             if items.updated.isEmpty, items.inserted == [candidate] {
-                if try await insertUnlessLiveDuplicate(candidate, on: connection) { return (result, true) }
+                if try await insertUnlessLiveDuplicate(candidate, on: connection) {
+                    if let events = EventRow.insert(items.events) { try await connection.query(events, logger: logger) }
+                    return (result, true)
+                }
             } else {
                 do {
                     _ = try await connection.savepoint("enqueue", logger: logger) { connection in
@@ -105,7 +109,7 @@ extension PostgresQueueStore {
             }
             let again = try await lockWindows([WindowRequest.enqueue(new)], sequences: 0, now: now, on: connection)
             var reloaded = again.sessionItems(new.session, positioned: [(candidate, 0)])
-            var duplicate = try policy.enqueue(candidate, into: &reloaded, now: now, onDuplicate: new.onDuplicate)
+            var duplicate = try policy.enqueue(candidate, into: &reloaded, now: now, onDuplicate: new.onDuplicate, origin: new.origin)
             guard !duplicate.created else { throw PostgresStoreError.unreadableRow("a live dedupe key held by no live item") }
             let changed = try await save(reloaded, on: connection)
             if duplicate.refreshed { duplicate.position = try await place(ofQueued: duplicate.item, on: connection) }
@@ -126,7 +130,7 @@ extension PostgresQueueStore {
     /// An ack: the window holds the ticket; when `chain` answers with an item, a second read
     /// adds the live item with its key and the queued HUDs it would replace, and takes its sequence.
     func acknowledge(
-        session: String, ticket: String, input: String?, now: Date, chain: @Sendable (QueueItem) throws -> NewItem?,
+        session: String, ticket: String, input: String?, now: Date, answer: @Sendable (QueueItem) throws -> AckAnswer,
         on connection: PostgresConnection
     ) async throws -> (Acknowledgement, changed: Bool) {
         try await connection.transaction(logger: logger) { connection in
@@ -136,23 +140,24 @@ extension PostgresQueueStore {
             var items = window.sessionItems(session)
             var chained: QueueItem?
             let acknowledged = try policy.acknowledged(ticket: ticket, in: items)
-            let asked: NewItem?
-            do { asked = try chain(acknowledged) } catch { throw CallerError(error: error) }
-            if let new = asked {
+            let answered: AckAnswer
+            do { answered = try answer(acknowledged) } catch { throw CallerError(error: error) }
+            if let new = answered.chain {
                 let more = try await lockWindows(
                     [WindowRequest(session: session, dedupeKey: new.dedupeKey, huds: new.lane == .hud)], sequences: 1,
                     now: now, on: connection)
                 chained = policy.makeItem(new, ticket: QueueTicket.make(at: now), sequence: more.sequences[0], now: now)
                 items = SessionItems(session: session, items: window.adding(more))
             }
-            let acknowledgement = try policy.acknowledge(ticket: ticket, chain: chained, input: input, in: &items, now: now)
+            let acknowledgement = try policy.acknowledge(
+                ticket: ticket, chain: chained, input: input, action: answered.action, role: answered.role, in: &items, now: now)
             return (acknowledgement, try await save(items, on: connection))
         }
     }
 
     /// A cancel: of one ticket, its window; of every live item, all of them.
     func cancel(
-        session: String, ticket: String?, now: Date, on connection: PostgresConnection
+        session: String, ticket: String?, by cause: CancelCause, now: Date, on connection: PostgresConnection
     ) async throws -> (Int, changed: Bool) {
         try await connection.transaction(logger: logger) { connection in
             var items: SessionItems
@@ -166,7 +171,7 @@ extension PostgresQueueStore {
                     session: session, withSequence: false, states: [.queued, .presenting], on: connection)
                 (databaseNow, items) = (lock.databaseNow, loaded)
             }
-            let cancelled = try policy.cancel(ticket: ticket, in: &items, now: clock(caller: now, database: databaseNow))
+            let cancelled = try policy.cancel(ticket: ticket, by: cause, in: &items, now: clock(caller: now, database: databaseNow))
             return (cancelled, try await save(items, on: connection))
         }
     }

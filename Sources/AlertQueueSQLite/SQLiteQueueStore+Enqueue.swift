@@ -53,7 +53,7 @@ extension SQLiteQueueStore {
             items = read.sessionItems(unloaded: try read.unloaded(positioned: [candidate] + (holder.map { [$0] } ?? [])))
             window = read
         }
-        var result = try policy.enqueue(candidate, into: &items, now: now, onDuplicate: new.onDuplicate)
+        var result = try policy.enqueue(candidate, into: &items, now: now, onDuplicate: new.onDuplicate, origin: new.origin)
         let delivered = delivering && result.created ? try deliver(from: &items, now: now, in: db) : nil
         try save(items, in: db)
         // A refresh may have moved the item among priorities or lanes: its place is counted

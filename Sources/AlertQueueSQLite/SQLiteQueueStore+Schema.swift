@@ -120,6 +120,13 @@ extension SQLiteQueueStore {
             try db.alter(table: "items") { t in t.add(column: "input", .text) }
         }
 
+        // Each item's timeline, one row per event, in the transaction of the change; and the
+        // finished items of a session, newest first, for its history.
+        migrator.registerMigration("createEvents") { db in
+            try db.execute(sql: EventRecord.schema)
+            try db.execute(sql: EventRecord.historyIndex)
+        }
+
         return migrator
     }
 }

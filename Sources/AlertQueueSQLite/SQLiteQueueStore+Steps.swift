@@ -19,7 +19,8 @@ extension SQLiteQueueStore {
         return SessionItems(session: session, items: loaded)
     }
 
-    /// Writes a step's changes: updates first (they may free a dedupe key), then inserts. A step
+    /// Writes a step's changes: updates first (they may free a dedupe key), then inserts, then its
+    /// events (`EventRecord`), in the same transaction. A step
     /// changes only the state, deliveries and lease of the items it loaded (see `SessionItems`),
     /// and the content, priority, lane and expiry of those it refreshed, whose kept content is
     /// forgotten now and again when the transaction ends (a load in between keeps the new one).
@@ -37,6 +38,9 @@ extension SQLiteQueueStore {
         }
         for item in items.inserted {
             try ItemRecord(item, contents: contents).insertRow(db)
+        }
+        for event in items.events {
+            try EventRecord.insert(event, in: db)
         }
     }
 }

@@ -134,12 +134,13 @@ public struct SQLiteQueueStore: EnqueueAndTakeNext {
     }
 
     public func acknowledge(
-        session: String, ticket: String, input: String?, now: Date, chain: @escaping @Sendable (QueueItem) throws -> NewItem?
+        session: String, ticket: String, input: String?, now: Date, answer: @escaping @Sendable (QueueItem) throws -> AckAnswer
     ) async throws -> Acknowledgement {
         try await write { db in
             var window = try SessionWindow(session: session, now: now, in: db, contents: contents)
             try window.readTicket(ticket)
-            let chained = try chain(try policy.acknowledged(ticket: ticket, in: window.sessionItems())).map {
+            let answered = try answer(try policy.acknowledged(ticket: ticket, in: window.sessionItems()))
+            let chained = try answered.chain.map {
                 policy.makeItem($0, ticket: QueueTicket.make(at: now), sequence: try sequences.next(in: db), now: now)
             }
             if let chained {
@@ -147,7 +148,8 @@ public struct SQLiteQueueStore: EnqueueAndTakeNext {
                 if chained.lane == .hud { try window.readQueuedHUDs() }
             }
             var items = window.sessionItems()
-            let acknowledgement = try policy.acknowledge(ticket: ticket, chain: chained, input: input, in: &items, now: now)
+            let acknowledgement = try policy.acknowledge(
+                ticket: ticket, chain: chained, input: input, action: answered.action, role: answered.role, in: &items, now: now)
             try save(items, in: db)
             return acknowledgement
         }
@@ -168,7 +170,15 @@ public struct SQLiteQueueStore: EnqueueAndTakeNext {
         try read { db in try ItemRecord.fetch(db, session: session, ticket: ticket, contents: ContentCache(limit: 0)) }
     }
 
-    public func cancel(session: String, ticket: String?, now: Date) async throws -> Int {
+    public func timeline(session: String, ticket: String) async throws -> [StoredEvent] {
+        try read { db in try EventRecord.timeline(session: session, ticket: ticket, in: db) }
+    }
+
+    public func history(session: String, before: HistoryCursor?, limit: Int) async throws -> HistoryPage {
+        try read { db in try EventRecord.history(session: session, before: before, limit: limit, in: db) }
+    }
+
+    public func cancel(session: String, ticket: String?, by cause: CancelCause, now: Date) async throws -> Int {
         try await write { db in
             var items: SessionItems
             if let ticket {
@@ -178,7 +188,7 @@ public struct SQLiteQueueStore: EnqueueAndTakeNext {
             } else {
                 items = try load(session: session, scope: .live, in: db)
             }
-            let cancelled = try policy.cancel(ticket: ticket, in: &items, now: now)
+            let cancelled = try policy.cancel(ticket: ticket, by: cause, in: &items, now: now)
             try save(items, in: db)
             return cancelled
         }

@@ -118,7 +118,7 @@ struct SQLiteSchemaTests {
         #expect(
             indexes == [
                 "items_census", "items_live_dedupe", "items_presenting", "items_queued_chains", "items_queued_expiry",
-                "items_queued_order", "items_session_dead",
+                "items_queued_order", "items_session_dead", "items_session_finished",
             ])
     }
 

@@ -172,11 +172,13 @@ private struct UnreachableStore: QueueStore {
     func enqueue(_ item: NewItem, now: Date) async throws -> EnqueueResult { throw Self.error }
     func next(session: String, now: Date) async throws -> QueueItem? { throw Self.error }
     func acknowledge(
-        session: String, ticket: String, input: String?, now: Date, chain: @escaping @Sendable (QueueItem) throws -> NewItem?
+        session: String, ticket: String, input: String?, now: Date, answer: @escaping @Sendable (QueueItem) throws -> AckAnswer
     ) async throws -> Acknowledgement { throw Self.error }
     func items(session: String, now: Date) async throws -> [QueueItem] { throw Self.error }
     func item(session: String, ticket: String) async throws -> QueueItem? { throw Self.error }
-    func cancel(session: String, ticket: String?, now: Date) async throws -> Int { throw Self.error }
+    func timeline(session: String, ticket: String) async throws -> [StoredEvent] { throw Self.error }
+    func history(session: String, before: HistoryCursor?, limit: Int) async throws -> HistoryPage { throw Self.error }
+    func cancel(session: String, ticket: String?, by cause: CancelCause, now: Date) async throws -> Int { throw Self.error }
     func hold(session: String, until: Date?) async throws { throw Self.error }
     func holdUntil(session: String, now: Date) async throws -> Date? { throw Self.error }
     func isReachable() async -> Bool { false }

@@ -1,0 +1,34 @@
+import AlertSpec
+import Foundation
+
+// The details `QueuePolicy` records with its steps' events (see `ItemEvent.Kind`).
+extension QueuePolicy {
+    /// Cancels the queued HUDs `replaced` in favour of the HUD `ticket`: the latest wins.
+    func supersede(_ replaced: [QueueItem], by ticket: String, in items: inout SessionItems, now: Date) {
+        let tickets = Set(replaced.map(\.ticket))
+        for item in replaced { items.record(.superseded, item.ticket, at: now, ["by": .string(ticket)]) }
+        items.updateAll(where: { tickets.contains($0.ticket) }) { $0.state = .cancelled }
+    }
+
+    /// What an ack of `item` (as prepared at `now`) records. Time on screen runs from its last
+    /// delivery, which began a lease of `leaseDuration` seconds; an item whose lease had ended
+    /// (queued again) has none.
+    func acknowledgedDetail(_ item: QueueItem, action: String?, role: String?, input: String?, now: Date) -> [String: ParameterValue] {
+        var detail: [String: ParameterValue] = [:]
+        if let action { detail["action"] = .string(action) }
+        if let role { detail["role"] = .string(role) }
+        if let input { detail["input"] = .string(input) }
+        if item.state == .presenting, let leaseUntil = item.leaseUntil {
+            let shown = now.timeIntervalSince(leaseUntil.addingTimeInterval(-settings.leaseDuration))
+            detail["onScreen"] = .number(max(0, (shown * 1000).rounded() / 1000))
+        }
+        return detail
+    }
+
+    /// What a refresh changed the item to.
+    static func refreshDetail(_ newer: QueueItem) -> [String: ParameterValue] {
+        var detail: [String: ParameterValue] = ["priority": .integer(newer.priority), "lane": .string(newer.lane.rawValue)]
+        if let expiresAt = newer.expiresAt { detail["expiresAt"] = .string(ItemEvent.timeText(expiresAt)) }
+        return detail
+    }
+}

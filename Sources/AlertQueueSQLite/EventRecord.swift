@@ -1,0 +1,80 @@
+import AlertQueue
+import Foundation
+import GRDB
+import GRDBSQLite
+
+/// The `events` table: one row per `ItemEvent`, written in the transaction of the step that
+/// made it. `id` is an `INTEGER PRIMARY KEY AUTOINCREMENT`: increasing in commit order (one
+/// writer), and never given twice even once old rows are purged, so it can be a feed's cursor.
+enum EventRecord {
+    static let schema = """
+        CREATE TABLE events (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            session TEXT NOT NULL,
+            ticket TEXT NOT NULL,
+            type TEXT NOT NULL,
+            at DOUBLE NOT NULL,
+            detail TEXT NOT NULL DEFAULT '{}');
+        CREATE INDEX events_item ON events(session, ticket, id);
+        """
+
+    /// A session's finished items newest first read through this index; its WHERE names two
+    /// states, not the four finished ones (see `censusWithoutEphemeralTable`).
+    static let historyIndex = """
+        CREATE INDEX items_session_finished ON items(session, sequence) WHERE state NOT IN ('queued', 'presenting')
+        """
+
+    static func insert(_ event: ItemEvent, in db: Database) throws {
+        try RawBinding.execute(insertSQL, in: db) { statement in
+            RawBinding.text(event.session, to: statement, at: 1)
+            RawBinding.text(event.ticket, to: statement, at: 2)
+            RawBinding.text(event.kind.rawValue, to: statement, at: 3)
+            RawBinding.double(event.at.timeIntervalSince1970, to: statement, at: 4)
+            RawBinding.text(event.detail.isEmpty ? "{}" : event.detailJSON, to: statement, at: 5)
+        }
+    }
+
+    private static let insertSQL = "INSERT INTO events (session, ticket, type, at, detail) VALUES (?, ?, ?, ?, ?)"
+
+    /// The events of one item, oldest first.
+    static func timeline(session: String, ticket: String, in db: Database) throws -> [StoredEvent] {
+        var events: [StoredEvent] = []
+        try RawBinding.query(timelineSQL, in: db) { statement in
+            RawBinding.text(session, to: statement, at: 1)
+            RawBinding.text(ticket, to: statement, at: 2)
+        } row: { row in
+            let type = String.fromStatement(row, atUncheckedIndex: 1) ?? ""
+            // A type a newer version wrote is left out rather than failing the whole timeline.
+            guard let kind = ItemEvent.Kind(rawValue: type) else { return }
+            let event = ItemEvent(
+                kind: kind, session: session, ticket: ticket,
+                at: Date(timeIntervalSince1970: Double.fromStatement(row, atUncheckedIndex: 2) ?? 0),
+                detail: ItemEvent.detail(fromJSON: String.fromStatement(row, atUncheckedIndex: 3) ?? "{}"))
+            events.append(StoredEvent(id: Int64.fromStatement(row, atUncheckedIndex: 0) ?? 0, event: event))
+        }
+        return events
+    }
+
+    private static let timelineSQL = "SELECT id, type, at, detail FROM events WHERE session = ? AND ticket = ? ORDER BY id"
+
+    /// The session's finished items enqueued before `before`, newest first, at most `limit`.
+    static func history(session: String, before: HistoryCursor?, limit: Int, in db: Database) throws -> HistoryPage {
+        var items: [QueueItem] = []
+        try RawBinding.query(historySQL, in: db) { statement in
+            RawBinding.text(session, to: statement, at: 1)
+            sqlite3_bind_int64(statement, 2, before?.sequence ?? Int64.max)
+            sqlite3_bind_int64(statement, 3, Int64(limit + 1))
+        } row: { row in
+            items.append(try ItemRecord.item(row: row, contents: ContentCache(limit: 0)))
+        }
+        let more = items.count > limit
+        if more { items.removeLast() }
+        return HistoryPage(items: items, next: more ? items.last.map { HistoryCursor(sequence: $0.sequence) } : nil)
+    }
+
+    private static let historySQL = """
+        SELECT \(ItemRecord.selection) FROM items
+        WHERE session = ? AND state NOT IN ('queued', 'presenting') AND sequence < ?
+        ORDER BY sequence DESC LIMIT ?
+        """
+}
