@@ -37,8 +37,10 @@ struct LiveAckInputTests {
             // When acknowledged again with other input: nothing changes
             expectQueueAnswer(try app.app("POST", "/queue/\(queued.ticket)/ack", json: #"{"input":"other"}"#), status: 200)
             #expect(try app.admin("GET", "/queue/\(queued.ticket)").jsonObject()?["input"] as? String == "Q7-KD92")
-            // And only the admin reads an item; an unknown ticket is 404
-            #expect(try app.app("GET", "/queue/\(queued.ticket)").status == 403)
+            // And the app reads it too, another session's token does not; an unknown ticket is 404
+            #expect(try app.app("GET", "/queue/\(queued.ticket)").jsonObject()?["input"] as? String == "Q7-KD92")
+            let other = try SessionClient.open(port: port, session: "other")
+            #expect(try app.call("GET", "/queue/\(queued.ticket)", bearer: other.token).status == 403)
             #expect(try expectProblem(try app.admin("GET", "/queue/\(queued.ticket)x"), status: 404).type == "urn:alertd:problem:unknown-ticket")
         }
     }

@@ -38,8 +38,12 @@ struct QueueOperation: CustomTestStringConvertible, Sendable {
     static let ack = QueueOperation(method: "POST", path: "/queue/{ticket}/ack")
     static let hold = QueueOperation(method: "PUT", path: "/hold", body: #"{"seconds":5}"#)
     static let release = QueueOperation(method: "DELETE", path: "/hold")
+    static let item = QueueOperation(method: "GET", path: "/queue/{ticket}")
+    static let history = QueueOperation(method: "GET", path: "/history")
 
-    static let all = [token, enqueue, list, cancelAll, cancelOne, next, ack, hold, release]
+    static let all = [token, enqueue, list, cancelAll, cancelOne, next, ack, hold, release, item, history]
+    /// Made with the admin token or the session's own.
+    static let eitherToken = [list, item, history]
     /// Made with the admin token only.
     static let adminOnly = [token, enqueue, cancelAll, cancelOne]
     /// Made by the app with its session token only.
@@ -113,7 +117,7 @@ struct LiveAuthTests {
         }
     }
 
-    @Test("a session token signed with another secret, or edited to open another session, is 401", arguments: QueueOperation.appOnly + [.list])
+    @Test("a session token signed with another secret, or edited to open another session, is 401", arguments: QueueOperation.appOnly + QueueOperation.eitherToken)
     func forgedToken(operation: QueueOperation) throws {
         try withQueuedItem { port, ticket in
             let forged = SessionTokens(secret: "not-the-server-secret").issue(session: "s", expiry: Date().addingTimeInterval(3600))
@@ -129,7 +133,7 @@ struct LiveAuthTests {
 
     // MARK: 403
 
-    @Test("another session's token is 403 on the app's calls", arguments: QueueOperation.appOnly + [.list])
+    @Test("another session's token is 403 on the app's calls", arguments: QueueOperation.appOnly + QueueOperation.eitherToken)
     func anotherSessionsToken(operation: QueueOperation) throws {
         try withQueuedItem { port, ticket in
             let other = try SessionClient.open(port: port, session: "t")
@@ -163,6 +167,21 @@ struct LiveAuthTests {
                 let response = try send(.list, port: port, ticket: ticket, authorization: authorization)
                 expectQueueAnswer(response, status: 200)
                 #expect(try response.decode(QueueListBody.self).items.map(\.ticket) == [ticket])
+            }
+        }
+    }
+
+    @Test("GET …/queue/{ticket} and …/history open to the admin and to the session's own token")
+    func itemAndHistoryAreOpenToBoth() throws {
+        try withQueuedItem { port, ticket in
+            let own = try SessionClient.open(port: port, session: "s")
+            for authorization in ["Bearer \(TestCredentials.adminToken)", "Bearer \(own.token)"] {
+                let item = try send(.item, port: port, ticket: ticket, authorization: authorization)
+                expectQueueAnswer(item, status: 200)
+                #expect(try item.jsonObject()?["ticket"] as? String == ticket)
+                let history = try send(.history, port: port, ticket: ticket, authorization: authorization)
+                expectQueueAnswer(history, status: 200)
+                #expect((try history.jsonObject()?["items"] as? [Any])?.isEmpty == true)
             }
         }
     }

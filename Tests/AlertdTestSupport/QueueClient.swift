@@ -32,7 +32,8 @@ struct EnqueuedBody: Decodable, Equatable {
 struct QueueItemBody: Decodable {
     var ticket: String
     var alert: String?
-    var dedupeKey: String
+    /// As the enqueue gave it; absent when none was given.
+    var dedupeKey: String?
     var priority: Int
     var lane: String
     var state: String

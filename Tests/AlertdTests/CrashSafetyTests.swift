@@ -140,9 +140,8 @@ struct CrashSafetyTests {
             let acknowledged = ledger.acknowledged[session] ?? [:]
             var listed: [String: String] = [:]
             for item in items {
-                // A key given in the request is listed as "key:<given>"
-                #expect(item.dedupeKey.hasPrefix("key:"), "dedupeKey \(item.dedupeKey)")
-                let key = String(item.dedupeKey.dropFirst(4))
+                // A key given in the request is listed as given
+                let key = try #require(item.dedupeKey, "an item listed without the dedupeKey it was given")
                 #expect(seenTickets.insert(item.ticket).inserted, "ticket \(item.ticket) listed twice (cycle \(cycle))")
                 #expect(listed.updateValue(item.ticket, forKey: key) == nil, "\(key) listed twice")
                 #expect(item.alert == "app/questionExit" && item.state == "queued" && item.deliveries == 0 && item.lane != "")

@@ -133,6 +133,22 @@ struct RenderedAlerts: Sendable {
             case .hud, .toast: return nil
             }
         }
+
+        /// The role of the action `id` names, for an item's timeline: a button's or option's own;
+        /// a card's action button is `primary`, its alternative `default`.
+        func role(of id: String) -> ActionRole? {
+            switch spec.body {
+            case .alert(let dialog): return dialog.actions.first { $0.id == id }?.role
+            case .sheet(let sheet): return (sheet.options + [sheet.cancel]).first { $0.id == id }?.role
+            case .card(let card):
+                for page in card.pages {
+                    if id == page.id + ".action", page.actionButton != nil { return .primary }
+                    if id == page.id + ".alternative", page.alternativeButton != nil { return .default }
+                }
+                return nil
+            case .hud, .toast: return nil
+            }
+        }
     }
 
     /// Whether `alert` (`catalog/type`) exists and `parameters` build it (rendered once, in the

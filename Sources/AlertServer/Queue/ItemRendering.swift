@@ -23,6 +23,12 @@ enum ItemRendering {
         try rendering(of: item, asked: ClientAsk(), alerts: alerts)
     }
 
+    /// The role of `action` in the item's alert, for its timeline; nil when the alert cannot be
+    /// rendered any more or has no such action.
+    static func role(of item: QueueItem, action: String, alerts: RenderedAlerts) -> String? {
+        (try? rendering(of: item, alerts: alerts))?.role(of: action)?.rawValue
+    }
+
     /// The alert a `next` action queues when the user picks `action` (a button id; for cards,
     /// `<page>.action` or `<page>.alternative`), or nil for any other action. 422 for an action
     /// the item does not have.
@@ -41,7 +47,7 @@ enum ItemRendering {
         case .success(let checked):
             return NewItem(
                 session: item.session, content: .alert(id: alert, parameters: parameters), priority: checked.priority,
-                lane: checked.lane, dedupeKey: checked.dedupeKey, atHead: true)
+                lane: checked.lane, dedupeKey: checked.dedupeKey, atHead: true, origin: .chain)
         case .failure(let found):
             throw APIError.invalidRequest(found.issues)
         }

@@ -19,7 +19,7 @@ extension QueueHandlers {
         catalogs.logger.warning("queued alert cannot be rendered; cancelled", metadata: [
             "ticket": "\(item.ticket)", "alert": "\(item.content.alertID ?? "-")", "reason": "\(error)",
         ])
-        _ = try await store.cancel(session: item.session, ticket: item.ticket, now: clock.now())
+        _ = try await store.cancel(session: item.session, ticket: item.ticket, by: .undeliverable, now: clock.now())
     }
 
     /// `next`'s answer for `item`, taken from the store: its delivery, or, when its alert cannot

@@ -45,6 +45,7 @@ final class QueueHandlers: Sendable {
         router.addAsync("GET", "/v1/sessions/{session}/queue") { try await handlers.list($0) }
         router.addAsync("DELETE", "/v1/sessions/{session}/queue") { try await handlers.cancel($0) }
         router.addAsync("GET", "/v1/sessions/{session}/queue/{ticket}") { try await handlers.item($0) }
+        router.addAsync("GET", "/v1/sessions/{session}/history") { try await handlers.history($0) }
         router.addAsync("DELETE", "/v1/sessions/{session}/queue/{ticket}") { try await handlers.cancel($0) }
         router.addAsync("GET", "/v1/sessions/{session}/next", answersHead: false) { try await handlers.next($0) }
         router.addAsync("POST", "/v1/sessions/{session}/queue/{ticket}/ack") { try await handlers.ack($0) }
@@ -97,22 +98,11 @@ final class QueueHandlers: Sendable {
         return uncached(QueueList(session: session, items: items.map(ItemView.init)))
     }
 
-    /// One item, in whatever state, with the input its ack gave: for the backend (admin).
-    func item(_ request: Request) async throws -> any ResponseGenerator {
-        let session = try Self.session(of: request)
-        try access.requireAdmin(request)
-        let ticket = request.path("ticket")
-        guard let item = try await store.item(session: session, ticket: ticket) else {
-            throw QueueError.notFound(ticket: ticket)
-        }
-        return uncached(ItemView(item))
-    }
-
     func cancel(_ request: Request) async throws -> any ResponseGenerator {
         let session = try Self.session(of: request)
         try access.requireAdmin(request)
         let ticket = request.pathParameters["ticket"]
-        let count = try await store.cancel(session: session, ticket: ticket, now: clock.now())
+        let count = try await store.cancel(session: session, ticket: ticket, by: .admin, now: clock.now())
         polls.notify(session)
         return uncached(Cancelled(cancelled: count))
     }
@@ -205,7 +195,9 @@ final class QueueHandlers: Sendable {
         // the ack's step, from the item it loads: one read. The input is never logged.
         let done = try await store.acknowledge(session: session, ticket: ticket, input: input, now: clock.now()) { [alerts] item in
             if let input { try AckInput.check(input, against: ItemRendering.rendering(of: item, alerts: alerts).spec) }
-            return try actionID.flatMap { try ItemRendering.chain(of: item, action: $0, alerts: alerts) }
+            let chain = try actionID.flatMap { try ItemRendering.chain(of: item, action: $0, alerts: alerts) }
+            let role = actionID.flatMap { ItemRendering.role(of: item, action: $0, alerts: alerts) }
+            return AckAnswer(chain: chain, action: actionID, role: role)
         }
         metrics.acknowledged()
         polls.notify(session)

@@ -3,12 +3,18 @@ import AlertSpec
 import Foundation
 import MicroHTTP
 
-/// A queue item as `GET …/queue` lists it, and `GET …/queue/{ticket}` shows it.
+/// A queue item as `GET …/queue` and `GET …/history` list it, and `GET …/queue/{ticket}` shows
+/// it (there with its timeline): as its sender would recognise it.
 struct ItemView: Encodable {
     var ticket: String
-    /// `catalog/type`, or nil for an ad-hoc spec.
+    /// `catalog/type` and its parameters; absent for an ad-hoc spec.
     var alert: String?
-    var dedupeKey: String
+    var params: [String: ParameterValue]?
+    /// An ad-hoc spec's kind and title (its first page's for a card, its text for a HUD).
+    var kind: AlertKind?
+    var title: String?
+    /// The `dedupeKey` as the enqueue gave it; absent when none was given.
+    var dedupeKey: String?
     var priority: Int
     var lane: Lane
     var state: ItemState
@@ -17,11 +23,21 @@ struct ItemView: Encodable {
     var deliveries: Int
     /// What the user typed, given with the ack of a done item; absent otherwise.
     var input: String?
+    /// The item's events, oldest first: only in the view of one item.
+    var timeline: [EventView]?
 
     init(_ item: QueueItem) {
         ticket = item.ticket
-        if case .alert(let id, _) = item.content { alert = id }
-        dedupeKey = item.dedupeKey
+        switch item.content {
+        case .alert(let id, let parameters):
+            alert = id
+            params = parameters
+        case .spec(let draft):
+            kind = draft.kind
+            title = Self.title(of: draft)
+        }
+        // The server keys a given dedupeKey as `key:<given>`; its own keys (`alert:`, `spec:`) were not given.
+        if item.dedupeKey.hasPrefix("key:") { dedupeKey = String(item.dedupeKey.dropFirst(4)) }
         priority = item.priority
         lane = item.lane
         state = item.state
@@ -30,6 +46,39 @@ struct ItemView: Encodable {
         deliveries = item.deliveries
         input = item.input
     }
+
+    private static func title(of draft: SpecDraft) -> String? {
+        switch draft.body {
+        case .alert(let dialog): dialog.title
+        case .sheet(let sheet): sheet.title
+        case .card(let card): card.pages.first?.title
+        case .hud(let hud): hud.text
+        case .toast: nil
+        }
+    }
+}
+
+/// One event of an item's timeline.
+struct EventView: Encodable {
+    /// Increasing across the store. An `Int`: the server's JSON writer writes no `Int64`.
+    var id: Int
+    var type: ItemEvent.Kind
+    var at: String
+    var detail: [String: ParameterValue]
+
+    init(_ stored: StoredEvent) {
+        id = Int(stored.id)
+        type = stored.event.kind
+        at = ItemEvent.timeText(stored.event.at)
+        detail = stored.event.detail
+    }
+}
+
+/// A page of a session's finished items, newest first; `next` is the cursor of the page after.
+struct History: Encodable {
+    var session: String
+    var items: [ItemView]
+    var next: String?
 }
 
 /// Queue answers are about one session at one moment: never cached.
