@@ -75,6 +75,19 @@ extension QueueStoreContract {
         }
     }
 
+    @Test("A lease that ends past the item's TTL queues it again and expires it, in that order", arguments: StoreFactory.all)
+    func timelineOfLeaseThenExpiry(_ factory: StoreFactory) async throws {
+        try await factory.withStore(QueueSettings(leaseDuration: 10)) { store in
+            let ticket = try await store.enqueue(alert("app/a", ttl: 30), now: t0).item.ticket
+            _ = try await store.next(session: session, now: t0)
+            #expect(try await store.next(session: session, now: at(40)) == nil)
+            let events = try await store.timeline(session: session, ticket: ticket).map(\.event)
+            #expect(events.map(\.kind) == [.enqueued, .delivered, .requeued, .expired])
+            #expect(events.suffix(2).allSatisfy { $0.at == at(40) })
+            #expect(try await store.item(session: session, ticket: ticket)?.state == .expired)
+        }
+    }
+
     @Test("A cancel says by whom", arguments: StoreFactory.all)
     func timelineOfCancels(_ factory: StoreFactory) async throws {
         try await factory.withStore { store in
