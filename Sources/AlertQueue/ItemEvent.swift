@@ -118,19 +118,38 @@ extension ItemEvent {
         date.formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true).timeZone(separator: .omitted))
     }
 
-    /// The detail as compact JSON text, keys sorted: what the stores keep.
+    /// The detail as compact JSON text, keys sorted: what the stores keep. Written by hand, not
+    /// by `JSONSerialization`, which boxed every value on a path every write takes.
     public var detailJSON: String {
-        var object: [String: Any] = [:]
-        for (key, value) in detail {
-            switch value {
-            case .integer(let int): object[key] = int
-            case .number(let double): object[key] = double
-            case .string(let string): object[key] = string
-            case .boolean(let bool): object[key] = bool
+        var text = "{"
+        for (index, key) in detail.keys.sorted().enumerated() {
+            if index > 0 { text += "," }
+            Self.appendQuoted(key, to: &text)
+            text += ":"
+            switch detail[key]! {
+            case .integer(let int): text += String(int)
+            case .number(let double): text += double.isFinite ? "\(double)" : "null"
+            case .string(let string): Self.appendQuoted(string, to: &text)
+            case .boolean(let bool): text += bool ? "true" : "false"
             }
         }
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
-        return String(decoding: data, as: UTF8.self)
+        return text + "}"
+    }
+
+    private static func appendQuoted(_ string: String, to text: inout String) {
+        text += "\""
+        for scalar in string.unicodeScalars {
+            switch scalar {
+            case "\"": text += "\\\""
+            case "\\": text += "\\\\"
+            case "\n": text += "\\n"
+            case "\r": text += "\\r"
+            case "\t": text += "\\t"
+            case _ where scalar.value < 0x20: text += String(format: "\\u%04x", scalar.value)
+            default: text.unicodeScalars.append(scalar)
+            }
+        }
+        text += "\""
     }
 
     /// A detail read back from `detailJSON`.
