@@ -36,6 +36,14 @@ struct OrderedJSONEncoderTests {
         #expect(try text([0, 9, 10, -1, Int.max, Int.min]) == "[0,9,10,-1,\(Int.max),\(Int.min)]")
     }
 
+    @Test("integers of every width are written as numbers")
+    func widths() throws {
+        struct Widths: Encodable {
+            var a: Int64 = .min, b: UInt64 = .max, c: Int32 = -7, d: UInt8 = 255, e: [Int16] = [1, -2]
+        }
+        #expect(try text(Widths()) == #"{"a":-9223372036854775808,"b":18446744073709551615,"c":-7,"d":255,"e":[1,-2]}"#)
+    }
+
     @Test("non-finite numbers cannot be encoded")
     func nonFinite() {
         #expect(throws: EncodingError.self) { try OrderedJSONEncoder().encode([Double.nan]) }

@@ -60,7 +60,7 @@ struct ItemView: Encodable {
 
 /// One event of an item's timeline.
 struct EventView: Encodable {
-    /// Increasing across the store. An `Int`: the server's JSON writer writes no `Int64`.
+    /// Increasing across the store.
     var id: Int
     var type: ItemEvent.Kind
     var at: String

@@ -25,6 +25,11 @@ final class JSONWriter {
         return lastOwner
     }
 
+    /// The integer types other than `Int`, found by metatype as the scalars above are.
+    private static let otherIntegers: [Any.Type] = [
+        Int8.self, Int16.self, Int32.self, Int64.self, UInt.self, UInt8.self, UInt16.self, UInt32.self, UInt64.self,
+    ]
+
     /// Writes `value` where a value is expected at `depth`: scalars at once, others through
     /// their `encode(to:)`. One that writes nothing is `{}`, as Foundation's encoder has it.
     func value<T: Encodable>(_ value: T, depth: Int, path: () -> CodingPath) throws {
@@ -42,6 +47,9 @@ final class JSONWriter {
             try write(Double(unsafeBitCast(value, to: Float.self))) { path().keys }
         } else if T.self == EncodedJSON.self {
             output.append(unsafeBitCast(value, to: EncodedJSON.self).bytes)
+        } else if Self.otherIntegers.contains(where: { $0 == T.self }), let integer = value as? any BinaryInteger {
+            // Int64, UInt8, …: their own encode(to:) would ask this writer for themselves again.
+            output.append(Array(String(integer).utf8))
         } else {
             let before = output.count
             try value.encode(to: StreamEncoder(writer: self, depth: depth, owner: makeOwner(), path: path()))
