@@ -40,6 +40,12 @@ public protocol QueueStore: Sendable {
     /// order), at most `limit`, enqueued before `before` when given.
     func history(session: String, before: HistoryCursor?, limit: Int) async throws -> HistoryPage
 
+    /// What `QueueExplanation` explains, read without changing anything: the session's queued,
+    /// presenting and dead items as stored, its hold as stored, and at most `finished` of its
+    /// done, cancelled and expired items, most recently queued first (a store may look only so
+    /// far back). Leases and TTLs that passed are left for the explanation to end.
+    func snapshot(session: String, now: Date, finished: Int) async throws -> SessionSnapshot
+
     /// Cancels one live item (`ticket`), or every live item of the session (nil), `by` whom;
     /// returns how many were cancelled. A ticket that is unknown throws `notFound`; one no
     /// longer live, `gone`.

@@ -52,6 +52,7 @@ struct LiveQueueDocumentTests {
             }
             record("Enqueued", "duplicate", try s.admin("POST", "/queue", json: enqueues[0]))
             record("QueueList", "list", try s.admin("GET", "/queue"))
+            record("Explanation", "explain queued", try s.admin("GET", "/explain"))
 
             // One of each lane: the HUD (900), the card (800), the toast
             var byKind: [String: String] = [:]
@@ -63,6 +64,7 @@ struct LiveQueueDocumentTests {
             }
             #expect(Set(byKind.keys) == ["hud", "card", "toast"])
             record("QueueList", "list presenting", try s.app("GET", "/queue"))
+            record("Explanation", "explain presenting", try s.admin("GET", "/explain"))
             record("Acknowledged", "ack chained", try s.ack(byKind["card"] ?? "", action: "done.alternative"))
             record("Acknowledged", "ack", try s.ack(byKind["toast"] ?? ""))
             record("QueueItemView", "item done", try s.admin("GET", "/queue/\(byKind["toast"] ?? "")"))
@@ -74,9 +76,13 @@ struct LiveQueueDocumentTests {
             record("Delivery", "next ad-hoc", adHoc)
             #expect(try adHoc.decode(DeliveryBody.self).spec.id.hasPrefix("adhoc/"))
             record("Hold", "hold", try s.app("PUT", "/hold", json: #"{"seconds":10}"#))
+            record("Explanation", "explain held", try s.admin("GET", "/explain"))
             record("HoldReleased", "release", try s.app("DELETE", "/hold"))
             record("Cancelled", "cancel one", try s.admin("DELETE", "/queue/\(try adHoc.decode(DeliveryBody.self).ticket)"))
             record("Cancelled", "cancel all", try s.admin("DELETE", "/queue"))
+            record("Explanation", "explain empty", try s.admin("GET", "/explain"))
+            record("TicketExplanation", "explain done ticket", try s.admin("GET", "/explain?ticket=\(byKind["toast"] ?? "")"))
+            record("Problem", "explain unknown ticket", try s.admin("GET", "/explain?ticket=AAAAAAAAAAAAAAAAAAAAAA"))
 
             record("InvalidRequestProblem", "bad enqueue", try s.admin("POST", "/queue", json: #"{"alert":"app/nope","ttl":-1}"#))
             record("Problem", "unknown ticket", try s.ack((byKind["hud"] ?? "") + "x"))

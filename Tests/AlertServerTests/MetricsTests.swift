@@ -181,6 +181,7 @@ private struct UnreachableStore: QueueStore {
     func cancel(session: String, ticket: String?, by cause: CancelCause, now: Date) async throws -> Int { throw Self.error }
     func hold(session: String, until: Date?) async throws { throw Self.error }
     func holdUntil(session: String, now: Date) async throws -> Date? { throw Self.error }
+    func snapshot(session: String, now: Date, finished: Int) async throws -> SessionSnapshot { throw Self.error }
     func isReachable() async -> Bool { false }
     func census(now: Date) async throws -> QueueCensus { throw Self.error }
 }

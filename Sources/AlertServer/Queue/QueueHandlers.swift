@@ -4,7 +4,7 @@ import AlertSpec
 import Foundation
 import MicroHTTP
 
-/// The session queue API: tokens, enqueue, list, cancel, long-poll `next`, ack, hold.
+/// The session queue API: tokens, enqueue, list, cancel, long-poll `next`, ack, hold, explain.
 ///
 /// A class: a waiting long-poll's closure keeps a reference to it, not a copy of its fields
 /// (200 of the 425 bytes each such closure took, with 10,000 polls waiting).
@@ -47,6 +47,7 @@ final class QueueHandlers: Sendable {
         router.addAsync("GET", "/v1/sessions/{session}/queue/{ticket}") { try await handlers.item($0) }
         router.addAsync("GET", "/v1/sessions/{session}/history") { try await handlers.history($0) }
         router.addAsync("DELETE", "/v1/sessions/{session}/queue/{ticket}") { try await handlers.cancel($0) }
+        router.addAsync("GET", "/v1/sessions/{session}/explain") { try await handlers.explain($0) }
         router.addAsync("GET", "/v1/sessions/{session}/next", answersHead: false) { try await handlers.next($0) }
         router.addAsync("POST", "/v1/sessions/{session}/queue/{ticket}/ack") { try await handlers.ack($0) }
         router.addAsync("PUT", "/v1/sessions/{session}/hold") { try await handlers.hold($0) }

@@ -1,0 +1,37 @@
+/// Why an item is where it is, as a stable machine-readable code (`GET …/explain`). Codes are
+/// documented in docs/design.md ("Explain"); a code once shipped keeps its meaning, and later
+/// rules (caps, quiet hours, schedules) add codes rather than change these.
+public enum ExplanationCode: String, Sendable, CaseIterable, Codable {
+    /// `next` would deliver it now.
+    case next
+    /// It is on screen: delivered, leased, waiting for its ack.
+    case presenting
+    /// Its lane presents another item (`blocker`).
+    case laneBusy = "lane-busy"
+    /// The session is held (`until`); HUDs still flow.
+    case held
+    /// Another queued item comes first (`blocker`): a chain, a higher priority, or an older item.
+    case behind
+    /// Its TTL passed (`until`) before it was delivered; it never will be.
+    case expired
+    /// Acknowledged (with `input`, if the user typed one).
+    case done
+    /// Cancelled before it was acknowledged.
+    case cancelled
+    /// Delivered `deliveries` times without an ack; never delivered again.
+    case dead
+    /// For the session, not an item: nothing is queued.
+    case queueEmpty = "queue-empty"
+}
+
+/// Why the winner of `next` beats the next best deliverable item.
+public enum WinReason: String, Sendable, CaseIterable, Codable {
+    /// Nothing else can be delivered now.
+    case only
+    /// It continues what the user just did (a chain), ahead of everything queued.
+    case chain
+    /// Its priority is higher than any other deliverable item's.
+    case priority
+    /// Others have its priority, and it was queued first.
+    case older
+}
