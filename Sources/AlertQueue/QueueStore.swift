@@ -51,6 +51,11 @@ public protocol QueueStore: Sendable {
     /// longer live, `gone`.
     func cancel(session: String, ticket: String?, by cause: CancelCause, now: Date) async throws -> Int
 
+    /// Erases the session (a user's "delete my data"): every item whatever its state, their
+    /// events, the session's hold and its counts, in one transaction. An unknown session erases
+    /// nothing. The caller wakes the session's waiting polls.
+    func erase(session: String) async throws -> Erasure
+
     /// Holds modal and toast delivery until `until`, or releases the hold (nil).
     func hold(session: String, until: Date?) async throws
 

@@ -63,9 +63,32 @@ struct PostgresLiveCountsTests {
         _ = try await store.cancel(session: "s3", ticket: nil, now: at(42))
         _ = try await store.items(session: session, now: at(100))
         _ = try await store.pool.query("DELETE FROM alertd.items WHERE session = 's0' AND sequence % 2 = 0")
+        // and a session erased
+        #expect(try await store.erase(session: "s2").items > 0)
         // Then
         #expect(try await differences(store) == 0)
         #expect(try await store.pool.query("SELECT 1 FROM alertd.live_counts WHERE n <= 0").isEmpty)
+        #expect(try await rowsOf("s2", in: store) == ["events": 0, "items": 0, "live_counts": 0, "sessions": 0])
+    }
+
+    /// The rows of `session` in each table of the schema that has a `session` column.
+    private func rowsOf(_ session: String, in store: PostgresQueueStore) async throws -> [String: Int] {
+        let tables = try await store.pool.query(
+            """
+            SELECT table_name::text FROM information_schema.columns
+            WHERE table_schema = 'alertd' AND column_name = 'session'
+            """
+        ).map { try $0.decode(String.self) }
+        var rows: [String: Int] = [:]
+        for table in tables {
+            let query = PostgresQuery(unsafeSQL: "SELECT count(*)::int FROM alertd.\(table) WHERE session = $1", binds: {
+                var binds = PostgresBindings()
+                binds.append(session)
+                return binds
+            }())
+            rows[table] = try #require(try await store.pool.query(query).first).decode(Int.self)
+        }
+        return rows
     }
 
     /// Rows where `live_counts` and a count of the live items disagree.

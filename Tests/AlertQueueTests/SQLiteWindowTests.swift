@@ -93,4 +93,44 @@ struct SQLiteWindowTests {
         #expect(differences == 0)
         #expect(try await store.items(session: session, now: at(2)).map(\.priority) == [900, 500, 100])
     }
+
+    @Test("Erasing a session leaves no row of it in any table, and live_counts exact for the others")
+    func eraseLeavesNoRow() async throws {
+        // Given: two sessions with items of several states, and a hold
+        let store = try SQLiteQueueStore.inMemory(settings: QueueSettings(leaseDuration: 10))
+        for id in ["app/a", "app/b", "app/c"] {
+            _ = try await store.enqueue(alert(id), now: t0)
+            _ = try await store.enqueue(alert(id, in: "s2", priority: 700), now: t0)
+        }
+        _ = try await store.next(session: session, now: t0)
+        _ = try await store.next(session: "s2", now: t0)
+        _ = try await store.cancel(session: session, ticket: nil, now: at(1))
+        _ = try await store.enqueue(hud("app/h"), now: at(2))
+        try await store.hold(session: session, until: at(60))
+        // When
+        _ = try await store.erase(session: session)
+        // Then: every table with a session column, found from the schema, has no row of it
+        let (left, differences) = try await store.writer.read { db -> ([String: Int], Int) in
+            var left: [String: Int] = [:]
+            for table in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'")
+            where try db.columns(in: table).contains(where: { $0.name == "session" }) {
+                left[table] = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table) WHERE session = ?", arguments: [session])
+            }
+            let differences = try Int.fetchOne(
+                db,
+                sql: """
+                    WITH counted AS (
+                        SELECT session, lane, at_head, priority, state, count(*) AS n FROM items
+                        WHERE state IN ('queued', 'presenting') GROUP BY session, lane, at_head, priority, state)
+                    SELECT count(*) FROM (
+                        SELECT * FROM (SELECT * FROM counted EXCEPT SELECT * FROM live_counts)
+                        UNION ALL
+                        SELECT * FROM (SELECT * FROM live_counts EXCEPT SELECT * FROM counted))
+                    """) ?? -1
+            return (left, differences)
+        }
+        #expect(left == ["items": 0, "holds": 0, "live_counts": 0, "events": 0])
+        #expect(differences == 0)
+        #expect(try await store.items(session: "s2", now: at(3)).count == 3)
+    }
 }

@@ -40,12 +40,13 @@ struct QueueOperation: CustomTestStringConvertible, Sendable {
     static let release = QueueOperation(method: "DELETE", path: "/hold")
     static let item = QueueOperation(method: "GET", path: "/queue/{ticket}")
     static let history = QueueOperation(method: "GET", path: "/history")
+    static let erase = QueueOperation(method: "DELETE", path: "")
 
-    static let all = [token, enqueue, list, cancelAll, cancelOne, next, ack, hold, release, item, history]
+    static let all = [token, enqueue, list, cancelAll, cancelOne, next, ack, hold, release, item, history, erase]
     /// Made with the admin token or the session's own.
     static let eitherToken = [list, item, history]
     /// Made with the admin token only.
-    static let adminOnly = [token, enqueue, cancelAll, cancelOne]
+    static let adminOnly = [token, enqueue, cancelAll, cancelOne, erase]
     /// Made by the app with its session token only.
     static let appOnly = [next, ack, hold, release]
 }

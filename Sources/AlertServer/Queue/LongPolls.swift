@@ -45,6 +45,9 @@ public final class LongPolls: Sendable {
         /// Notification counters by hash bucket of the session: bounded memory; two sessions
         /// sharing a bucket only cause a spurious wake-up, which callers handle by looking again.
         var generations = [UInt64](repeating: 0, count: 4096)
+        /// Erasure counters by the same buckets: a poll woken after its session was erased
+        /// answers 204 instead of waiting on (a shared bucket only answers another poll early).
+        var erasures = [UInt64](repeating: 0, count: 4096)
         var waiters: [String: [Waiter]] = [:]
         var deadlines = MinHeap<Deadline>()
         /// When the timer is set to fire; nil while it is not set.
@@ -144,6 +147,17 @@ public final class LongPolls: Sendable {
             return state.take(session)
         }
         for waiter in woken { waiter.wake(nil) }
+    }
+
+    /// Changes whenever `session` is erased.
+    public func erasures(of session: String) -> UInt64 {
+        state.withLock { $0.erasures[Self.bucket(session)] }
+    }
+
+    /// `notify` for a session that was erased: its waiters, woken, answer at once.
+    public func erased(_ session: String) {
+        state.withLock { $0.erasures[Self.bucket(session)] &+= 1 }
+        notify(session)
     }
 
     /// Takes the longest-waiting waiter of `session` out of the registry, and returns its

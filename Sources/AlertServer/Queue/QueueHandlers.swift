@@ -4,7 +4,7 @@ import AlertSpec
 import Foundation
 import MicroHTTP
 
-/// The session queue API: tokens, enqueue, list, cancel, long-poll `next`, ack, hold, explain.
+/// The session queue API: tokens, enqueue, list, cancel, long-poll `next`, ack, hold, explain, erase.
 ///
 /// A class: a waiting long-poll's closure keeps a reference to it, not a copy of its fields
 /// (200 of the 425 bytes each such closure took, with 10,000 polls waiting).
@@ -52,6 +52,7 @@ final class QueueHandlers: Sendable {
         router.addAsync("POST", "/v1/sessions/{session}/queue/{ticket}/ack") { try await handlers.ack($0) }
         router.addAsync("PUT", "/v1/sessions/{session}/hold") { try await handlers.hold($0) }
         router.addAsync("DELETE", "/v1/sessions/{session}/hold") { try await handlers.release($0) }
+        router.addAsync("DELETE", "/v1/sessions/{session}") { try await handlers.erase($0) }
     }
 
     /// The session of the path: 1 to 128 letters, digits, `.`, `_`, `-` or `:`.
@@ -125,6 +126,7 @@ final class QueueHandlers: Sendable {
     /// stays small.
     private func next(_ request: Request, session: String, deadline: Date) async throws -> any ResponseGenerator {
         let generation = polls.generation(of: session)
+        let erasures = polls.erasures(of: session)
         if let item = try await store.next(session: session, now: clock.now()) {
             return try await deliverOrSkip(item, for: request) { try await next(request, session: session, deadline: deadline) }
         }
@@ -139,6 +141,11 @@ final class QueueHandlers: Sendable {
         }
         return PendingResponse { [self, wakeUp] answer in
             polls.park(session: session, since: generation, until: wakeUp) { [self] delivered in
+                // Its session was erased: nothing is left to wait for.
+                if delivered == nil, polls.erasures(of: session) != erasures {
+                    answer(.success(HTTPResponse(status: 204, headers: ["Cache-Control": "no-store"])))
+                    return
+                }
                 if let delivered, let response = try? self.delivery(of: delivered, for: request) {
                     metrics.delivered()
                     answer(.success(response))

@@ -1,0 +1,24 @@
+import AlertQueue
+import GRDB
+
+extension SQLiteQueueStore {
+    /// One write: the session's events, items (the `live_counts` triggers take each live one
+    /// out of its count), hold and any count left. Every table keyed by session is here; `probe`
+    /// and the migrations hold none. A session is at most the queue limit of live items plus
+    /// its history, so one transaction holds the writer for that many rows.
+    public func erase(session: String) async throws -> Erasure {
+        let (erasure, tickets) = try await write { db -> (Erasure, [String]) in
+            let tickets = try String.fetchAll(db, sql: "SELECT ticket FROM items WHERE session = ?", arguments: [session])
+            try db.execute(sql: "DELETE FROM events WHERE session = ?", arguments: [session])
+            let events = db.changesCount
+            try db.execute(sql: "DELETE FROM items WHERE session = ?", arguments: [session])
+            let items = db.changesCount
+            try db.execute(sql: "DELETE FROM holds WHERE session = ?", arguments: [session])
+            try db.execute(sql: "DELETE FROM live_counts WHERE session = ?", arguments: [session])
+            return (Erasure(items: items, events: events), tickets)
+        }
+        // Decoded contents are kept by ticket: drop the erased ones from memory too.
+        for ticket in tickets { contents.forget(key: ticket) }
+        return erasure
+    }
+}
