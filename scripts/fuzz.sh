@@ -30,7 +30,14 @@ fi
 build=(swift build --package-path Fuzz -c release --sanitize fuzzer
   -Xswiftc -sanitize=fuzzer,address -Xswiftc -enable-testing)
 echo "== building the fuzz targets: ${build[*]}"
-"${build[@]}" 2>&1 | grep -v "Cannot export local symbol '__asan_" || { echo "fuzz: build failed" >&2; exit 1; }
+build_targets() { "${build[@]}" 2>&1 | grep -v "Cannot export local symbol '__asan_"; }
+# SwiftPM does not always notice source files added to the main package, a path dependency of
+# Fuzz/: a failed build is tried once more from scratch, keeping the corpus, crashes and logs.
+if ! build_targets; then
+  echo "== the build failed; building again from scratch"
+  find Fuzz/.build -mindepth 1 -maxdepth 1 ! -name corpus ! -name crashes ! -name logs -exec rm -rf {} +
+  build_targets || { echo "fuzz: build failed" >&2; exit 1; }
+fi
 bin=$("${build[@]}" --show-bin-path)
 
 # LeakSanitizer is off: Swift keeps tag bits in the spare bits of the pointers of multi-payload
