@@ -93,7 +93,7 @@ struct QueueExplanationTests {
 
     @Test("For generated sessions, exactly the item `next` delivers is explained as `next`")
     func agreesWithNext() {
-        var random = SeededRandom(seed: 7)
+        var random = SplitMix64(seed: 7)
         for _ in 0..<2_000 {
             // Given: up to 8 items in random lanes, states, priorities, chains, TTLs and leases, maybe a hold
             let count = Int.random(in: 0...8, using: &random)
@@ -119,18 +119,5 @@ struct QueueExplanationTests {
             #expect(winners == (delivered.map { [$0.ticket] } ?? []))
             #expect(why.next?.item.ticket == delivered?.ticket)
         }
-    }
-}
-
-/// SplitMix64, so the generated sessions are the same on every run.
-struct SeededRandom: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
