@@ -9,6 +9,18 @@ import Testing
 /// The SQLite store's window: its reads go through indexes, and its counts stay exact.
 @Suite("SQLite window")
 struct SQLiteWindowTests {
+    /// How many (session, lane, chain, priority, state) counts `live_counts` gets wrong: 0 when
+    /// it agrees with a recount of the items.
+    static let liveCountsDifferences = """
+        WITH counted AS (
+            SELECT session, lane, at_head, priority, state, count(*) AS n FROM items
+            WHERE state IN ('queued', 'presenting') GROUP BY session, lane, at_head, priority, state)
+        SELECT count(*) FROM (
+            SELECT * FROM (SELECT * FROM counted EXCEPT SELECT * FROM live_counts)
+            UNION ALL
+            SELECT * FROM (SELECT * FROM live_counts EXCEPT SELECT * FROM counted))
+        """
+
     @Test("A window's reads go through their partial indexes, in delivery order, never sorted or scanned")
     func windowUsesIndexes() throws {
         // Given
@@ -78,17 +90,7 @@ struct SQLiteWindowTests {
         _ = try await store.next(session: session, now: at(2))
         // Then
         let differences = try await store.writer.read { db in
-            try Int.fetchOne(
-                db,
-                sql: """
-                    WITH counted AS (
-                        SELECT session, lane, at_head, priority, state, count(*) AS n FROM items
-                        WHERE state IN ('queued', 'presenting') GROUP BY session, lane, at_head, priority, state)
-                    SELECT count(*) FROM (
-                        SELECT * FROM (SELECT * FROM counted EXCEPT SELECT * FROM live_counts)
-                        UNION ALL
-                        SELECT * FROM (SELECT * FROM live_counts EXCEPT SELECT * FROM counted))
-                    """)
+            try Int.fetchOne(db, sql: Self.liveCountsDifferences)
         }
         #expect(differences == 0)
         #expect(try await store.items(session: session, now: at(2)).map(\.priority) == [900, 500, 100])
@@ -116,17 +118,7 @@ struct SQLiteWindowTests {
             where try db.columns(in: table).contains(where: { $0.name == "session" }) {
                 left[table] = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table) WHERE session = ?", arguments: [session])
             }
-            let differences = try Int.fetchOne(
-                db,
-                sql: """
-                    WITH counted AS (
-                        SELECT session, lane, at_head, priority, state, count(*) AS n FROM items
-                        WHERE state IN ('queued', 'presenting') GROUP BY session, lane, at_head, priority, state)
-                    SELECT count(*) FROM (
-                        SELECT * FROM (SELECT * FROM counted EXCEPT SELECT * FROM live_counts)
-                        UNION ALL
-                        SELECT * FROM (SELECT * FROM live_counts EXCEPT SELECT * FROM counted))
-                    """) ?? -1
+            let differences = try Int.fetchOne(db, sql: Self.liveCountsDifferences) ?? -1
             return (left, differences)
         }
         #expect(left == ["items": 0, "holds": 0, "live_counts": 0, "events": 0])
