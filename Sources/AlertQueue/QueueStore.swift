@@ -40,6 +40,11 @@ public protocol QueueStore: Sendable {
     /// order), at most `limit`, enqueued before `before` when given.
     func history(session: String, before: HistoryCursor?, limit: Int) async throws -> HistoryPage
 
+    /// Every session's events after `cursor` (from the oldest kept when nil), at most `limit`, in
+    /// an order where an event committed later never comes before one already read (see
+    /// `EventCursor`): a reader that passes back each page's `next` misses none and sees each once.
+    func events(after cursor: EventCursor?, limit: Int) async throws -> EventPage
+
     /// What `QueueExplanation` explains, read without changing anything: the session's queued,
     /// presenting and dead items as stored, its hold as stored, and at most `finished` of its
     /// done, cancelled and expired items, most recently queued first (a store may look only so

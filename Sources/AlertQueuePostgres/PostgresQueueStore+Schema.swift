@@ -99,6 +99,8 @@ extension PostgresQueueStore {
         // Each item's timeline (`EventRow`), the history's index, and the two one-statement
         // steps again, under new names, writing their events.
         Migration(name: "createEvents", statements: eventsSchema),
+        // The event feed's order: each event's writing transaction (`PostgresQueueStore+Feed`).
+        Migration(name: "orderEventFeed", statements: eventFeedSchema),
     ]
 
     /// `alertd.lock_session(session, with_sequence, states, ticket)`: a write's first round trip.

@@ -78,3 +78,33 @@ enum EventRecord {
         ORDER BY sequence DESC LIMIT ?
         """
 }
+
+extension EventRecord {
+    /// Every session's events after `cursor`, in id order (commit order: one writer), with the
+    /// alert of each event's item (`items` by its primary key; NULL for an ad-hoc spec).
+    static func feed(after cursor: EventCursor?, limit: Int, in db: Database) throws -> EventPage {
+        var events: [FeedEvent] = []
+        try RawBinding.query(feedSQL, in: db) { statement in
+            sqlite3_bind_int64(statement, 1, cursor?.id ?? 0)
+            sqlite3_bind_int64(statement, 2, Int64(limit))
+        } row: { row in
+            guard let kind = ItemEvent.Kind(rawValue: String.fromStatement(row, atUncheckedIndex: 3) ?? "") else { return }
+            let event = ItemEvent(
+                kind: kind, session: String.fromStatement(row, atUncheckedIndex: 1) ?? "",
+                ticket: String.fromStatement(row, atUncheckedIndex: 2) ?? "",
+                at: Date(timeIntervalSince1970: Double.fromStatement(row, atUncheckedIndex: 4) ?? 0),
+                detail: ItemEvent.detail(fromJSON: String.fromStatement(row, atUncheckedIndex: 5) ?? "{}"))
+            events.append(
+                FeedEvent(
+                    cursor: EventCursor(id: Int64.fromStatement(row, atUncheckedIndex: 0) ?? 0), event: event,
+                    alert: String.fromStatement(row, atUncheckedIndex: 6)))
+        }
+        return EventPage(events: events, next: events.last?.cursor ?? cursor ?? .start)
+    }
+
+    private static let feedSQL = """
+        SELECT e.id, e.session, e.ticket, e.type, e.at, e.detail, json_extract(i.content, '$.alert')
+        FROM events e LEFT JOIN items i ON i.ticket = e.ticket
+        WHERE e.id > ? ORDER BY e.id LIMIT ?
+        """
+}

@@ -178,6 +178,10 @@ public struct SQLiteQueueStore: EnqueueAndTakeNext {
         try read { db in try EventRecord.history(session: session, before: before, limit: limit, in: db) }
     }
 
+    public func events(after cursor: EventCursor?, limit: Int) async throws -> EventPage {
+        try read { db in try EventRecord.feed(after: cursor, limit: limit, in: db) }
+    }
+
     public func cancel(session: String, ticket: String?, by cause: CancelCause, now: Date) async throws -> Int {
         try await write { db in
             var items: SessionItems

@@ -178,6 +178,7 @@ private struct UnreachableStore: QueueStore {
     func item(session: String, ticket: String) async throws -> QueueItem? { throw Self.error }
     func timeline(session: String, ticket: String) async throws -> [StoredEvent] { throw Self.error }
     func history(session: String, before: HistoryCursor?, limit: Int) async throws -> HistoryPage { throw Self.error }
+    func events(after cursor: EventCursor?, limit: Int) async throws -> EventPage { throw Self.error }
     func cancel(session: String, ticket: String?, by cause: CancelCause, now: Date) async throws -> Int { throw Self.error }
     func erase(session: String) async throws -> Erasure { throw Self.error }
     func hold(session: String, until: Date?) async throws { throw Self.error }
