@@ -45,6 +45,17 @@ public protocol QueueStore: Sendable {
     /// `EventCursor`): a reader that passes back each page's `next` misses none and sees each once.
     func events(after cursor: EventCursor?, limit: Int) async throws -> EventPage
 
+    /// Adds the events after the roll-up's own cursor, at most `limit`, to the daily outcome
+    /// counters (`OutcomeTally`) and moves that cursor past them, in one transaction: a shared
+    /// store rolls up on one instance at a time, and no event is counted twice.
+    func rollUpOutcomes(limit: Int) async throws -> OutcomeRollUp
+
+    /// The stored counters of `alert` on `days`.
+    func outcomes(alert: String, days: ClosedRange<OutcomeDay>) async throws -> [OutcomeCounter]
+
+    /// Deletes the counters of the days before `day`; how many went.
+    func purgeOutcomes(before day: OutcomeDay) async throws -> Int
+
     /// What `QueueExplanation` explains, read without changing anything: the session's queued,
     /// presenting and dead items as stored, its hold as stored, and at most `finished` of its
     /// done, cancelled and expired items, most recently queued first (a store may look only so

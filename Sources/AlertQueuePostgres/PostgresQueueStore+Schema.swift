@@ -101,6 +101,8 @@ extension PostgresQueueStore {
         Migration(name: "createEvents", statements: eventsSchema),
         // The event feed's order: each event's writing transaction (`PostgresQueueStore+Feed`).
         Migration(name: "orderEventFeed", statements: eventFeedSchema),
+        // Daily outcome counters, rolled up from the event feed; they outlive item retention.
+        Migration(name: "createOutcomes", statements: outcomesSchema),
     ]
 
     /// `alertd.lock_session(session, with_sequence, states, ticket)`: a write's first round trip.

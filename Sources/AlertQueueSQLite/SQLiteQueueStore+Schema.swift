@@ -127,6 +127,11 @@ extension SQLiteQueueStore {
             try db.execute(sql: EventRecord.historyIndex)
         }
 
+        // Daily outcome counters, rolled up from the event feed; they outlive item retention.
+        migrator.registerMigration("createOutcomes") { db in
+            try db.execute(sql: OutcomeRecord.schema)
+        }
+
         return migrator
     }
 }

@@ -264,7 +264,7 @@ extension SQLiteQueueStore {
     /// more than the statement itself in the hold check of every poll that waits (callgrind:
     /// 88,000 instructions a check). A read of several statements that must agree would need
     /// `writer.read`.
-    private func read<T>(_ body: (Database) throws -> T) throws -> T {
+    func read<T>(_ body: (Database) throws -> T) throws -> T {
         do {
             return try writer.unsafeRead(body)
         } catch let error as DatabaseError {

@@ -179,6 +179,9 @@ private struct UnreachableStore: QueueStore {
     func timeline(session: String, ticket: String) async throws -> [StoredEvent] { throw Self.error }
     func history(session: String, before: HistoryCursor?, limit: Int) async throws -> HistoryPage { throw Self.error }
     func events(after cursor: EventCursor?, limit: Int) async throws -> EventPage { throw Self.error }
+    func rollUpOutcomes(limit: Int) async throws -> OutcomeRollUp { throw Self.error }
+    func outcomes(alert: String, days: ClosedRange<OutcomeDay>) async throws -> [OutcomeCounter] { throw Self.error }
+    func purgeOutcomes(before day: OutcomeDay) async throws -> Int { throw Self.error }
     func cancel(session: String, ticket: String?, by cause: CancelCause, now: Date) async throws -> Int { throw Self.error }
     func erase(session: String) async throws -> Erasure { throw Self.error }
     func hold(session: String, until: Date?) async throws { throw Self.error }

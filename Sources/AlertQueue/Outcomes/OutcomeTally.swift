@@ -1,0 +1,81 @@
+import AlertSpec
+
+/// One counter of the daily roll-up: how often `alert` had `outcome` on `day`. An ack's counter
+/// also names its action and role (empty when none) and the bucket of its time on screen
+/// (`AnswerTimeBuckets`); other outcomes' are empty and 0.
+public struct OutcomeKey: Sendable, Hashable {
+    public var day: OutcomeDay
+    /// `catalog/type`, or `AlertOutcome.adhoc`.
+    public var alert: String
+    public var outcome: AlertOutcome
+    public var action: String
+    public var role: String
+    public var bucket: Int
+
+    public init(day: OutcomeDay, alert: String, outcome: AlertOutcome, action: String = "", role: String = "", bucket: Int = 0) {
+        self.day = day
+        self.alert = alert
+        self.outcome = outcome
+        self.action = action
+        self.role = role
+        self.bucket = bucket
+    }
+
+    /// Whether an ack with this key closed the alert rather than picked an action.
+    public var dismisses: Bool { outcome == .acknowledged && (action.isEmpty || role == "cancel") }
+}
+
+/// Events counted into roll-up counters: what one pass of the roll-up adds to the stored ones.
+///
+/// ```swift
+/// let tally = OutcomeTally(page.events)
+/// tally.counts   // [day 2026-12-05, app/promo, delivered]: 2, …
+/// ```
+public struct OutcomeTally: Sendable, Equatable {
+    public private(set) var counts: [OutcomeKey: Int] = [:]
+
+    public init() {}
+
+    public init(_ events: some Sequence<FeedEvent>) {
+        for event in events { add(event) }
+    }
+
+    public var isEmpty: Bool { counts.isEmpty }
+
+    public mutating func add(_ feed: FeedEvent) {
+        guard let outcome = AlertOutcome(feed.event.kind) else { return }
+        var key = OutcomeKey(day: OutcomeDay(feed.event.at), alert: feed.alert ?? AlertOutcome.adhoc, outcome: outcome)
+        if outcome == .acknowledged {
+            let detail = feed.event.detail
+            if case .string(let action)? = detail["action"] { key.action = action }
+            if case .string(let role)? = detail["role"] { key.role = role }
+            switch detail["onScreen"] {
+            case .number(let seconds)?: key.bucket = AnswerTimeBuckets.bucket(seconds: seconds)
+            case .integer(let seconds)?: key.bucket = AnswerTimeBuckets.bucket(seconds: Double(seconds))
+            default: break
+            }
+        }
+        counts[key, default: 0] += 1
+    }
+
+    /// The counts by alert and outcome, `dismissed` included: what `/metrics` adds up.
+    public var totals: [OutcomeTotal: Int] {
+        var totals: [OutcomeTotal: Int] = [:]
+        for (key, count) in counts {
+            totals[OutcomeTotal(alert: key.alert, outcome: key.outcome), default: 0] += count
+            if key.dismisses { totals[OutcomeTotal(alert: key.alert, outcome: .dismissed), default: 0] += count }
+        }
+        return totals
+    }
+}
+
+/// An alert and an outcome: one series of `alertd_alert_outcomes_total`.
+public struct OutcomeTotal: Sendable, Hashable {
+    public var alert: String
+    public var outcome: AlertOutcome
+
+    public init(alert: String, outcome: AlertOutcome) {
+        self.alert = alert
+        self.outcome = outcome
+    }
+}
