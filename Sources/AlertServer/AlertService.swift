@@ -17,6 +17,8 @@ public struct AlertService: HTTPHandler {
     /// The catalogs served now, swapped whole by a reload; answers of the routes that say
     /// `keeping` are kept with them (see `KeptAnswers`).
     public let catalogs: CurrentCatalogs
+    /// The daily outcome counters' roll-up: `run()` it for the server's life.
+    public let outcomes: OutcomeRollUps
     /// Handlers' outcomes made responses, problems logged (see `Answering`).
     private let answering: Answering
 
@@ -51,6 +53,8 @@ public struct AlertService: HTTPHandler {
         ReloadHandlers(catalogs: catalogs, access: queue.access).register(in: &router)
         SpecHandlers(current: catalogs).register(in: &router)
         QueueHandlers(catalogs: catalogs, queue: queue, metrics: metrics).register(in: &router)
+        let outcomes = OutcomeRollUps(store: queue.store, metrics: metrics, logger: logger)
+        OutcomeHandlers(catalogs: catalogs, rollUps: outcomes, access: queue.access, clock: queue.clock).register(in: &router)
         // `/metrics` last: the request table is made for every route, its own included.
         let requests = RequestMetrics(routes: router.routes.map { .init(method: $0.method, pattern: $0.pattern) } + [.init(method: "GET", pattern: "/metrics")])
         MetricsHandlers(metrics: metrics, requests: requests, queue: queue).register(in: &router)
@@ -62,6 +66,7 @@ public struct AlertService: HTTPHandler {
         self.requests = requests
         self.catalogs = catalogs
         self.answering = Answering(metrics: metrics, logger: logger)
+        self.outcomes = outcomes
     }
 
     /// What the server should tell of every finished request: it counts it for `/metrics` and

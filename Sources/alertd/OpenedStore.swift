@@ -8,7 +8,7 @@ import Logging
 
 /// The queue store `serve` runs on, and the work it needs in the background while the server
 /// runs: for PostgreSQL, the connection pool's `run()` and the wake-ups of long-polls by other
-/// instances' writes (`StoreWakeups`). SQLite and memory stores need nothing in the background.
+/// instances' writes (`StoreWakeups`); for every store, what `run` is given (the outcome roll-up).
 ///
 /// ```swift
 /// let opened = try OpenedStore(location, settings: queueSettings, clock: clock, postgres: postgresOptions)
@@ -55,6 +55,11 @@ final class OpenedStore {
             }
         }
         tasks.append(Task { await wakeups.run() })
+    }
+
+    /// Runs `work` in the background with the store's own, until `stop`.
+    func run(_ work: @escaping @Sendable () async -> Void) {
+        tasks.append(Task { await work() })
     }
 
     /// Stops the background work and waits (at most `limit`) until it has: the last NOTIFYs go

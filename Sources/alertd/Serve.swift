@@ -223,6 +223,7 @@ struct Serve: ParsableCommand {
             catalogs: registry, catalogFolder: catalogFolder.map { URL(fileURLWithPath: $0) }, queue: queue,
             renderCacheSize: renderCache, metrics: metrics, logger: logger)
         reload.onSignal { _ = service.reloadCatalogs(via: "signal") }
+        opened.run { await service.outcomes.run() }
         let server = try HTTPServer(configuration: http, handler: service, observer: service.observer)
         let hostText = http.host.contains(":") ? "[\(http.host)]" : http.host
         say("alertd listening on http://\(hostText):\(server.port)")  // exactly this: supervisors and tests read it
@@ -235,7 +236,7 @@ struct Serve: ParsableCommand {
         logger.info("stopping")
         queue.polls.close()  // waiting long-polls answer 204 before the server stops
         server.stop(grace: .seconds(grace))
-        opened.stop()  // the store's pool and wake-ups, once no request can use them
+        opened.stop()  // the store's pool, wake-ups and roll-ups, once no request can use them
         logger.info("stopped")
     }
 

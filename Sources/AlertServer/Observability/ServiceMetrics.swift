@@ -1,5 +1,6 @@
 import AlertQueue
 import AlertSpec
+import Locking
 import Prometheus
 
 /// The series of `/metrics` that are not per request: events counted as they happen (render
@@ -26,6 +27,14 @@ public final class ServiceMetrics: Sendable {
     private let catalogReloads: [Bool: Counter]
     private let longPolls: Gauge
     private let items: [Lane: [ItemState: Gauge]]
+    private static var outcomesName: MetricNameDescriptor {
+        name("alertd_alert_outcomes", unit: "total", """
+        Outcomes per alert (catalog/type, or adhoc for an ad-hoc spec), counted by this instance's roll-up \
+        of the event feed: enqueued, delivered, acknowledged, dismissed (acks with no action or a cancel \
+        action), expired, cancelled, dead. Instances sharing a store each count a part: sum them.
+        """)
+    }
+    private let outcomes = Locked<[OutcomeTotal: Counter]>([:])
 
     public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
         self.registry = registry
@@ -85,6 +94,21 @@ public final class ServiceMetrics: Sendable {
     func acknowledged() { acks.increment() }
     func storeFailed(_ failure: StoreFailure) { storeErrors[failure]?.increment() }
     func catalogReloaded(ok: Bool) { catalogReloads[ok]?.increment() }
+
+    /// Adds a roll-up's counts to `alertd_alert_outcomes_total`; a series is made the first time
+    /// its alert and outcome come up (alerts are the catalogs' and `adhoc`: a bounded set).
+    func countOutcomes(_ totals: [OutcomeTotal: Int]) {
+        for (total, count) in totals where count > 0 {
+            let counter = outcomes.withLock { counters in
+                if let counter = counters[total] { return counter }
+                let counter = registry.makeCounter(
+                    descriptor: Self.outcomesName, labels: [("alert", total.alert), ("outcome", total.outcome.rawValue)])
+                counters[total] = counter
+                return counter
+            }
+            counter.increment(by: Int64(count))
+        }
+    }
 
     /// Sets the scrape-time gauges: the store's census (nil when the store could not be read:
     /// those gauges keep their last values) and the waiting long-polls.
