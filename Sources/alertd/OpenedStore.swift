@@ -63,20 +63,24 @@ final class OpenedStore {
     }
 
     /// Stops the background work and waits (at most `limit`) until it has: the last NOTIFYs go
-    /// out, the wake-ups stop, and the pool closes its connections.
+    /// out, the wake-ups and roll-ups stop, and the pool closes its connections. The waiting
+    /// task holds the tasks it waits for and nothing else: a SQLite store must go with the last
+    /// reference `serve` holds (closing it checkpoints and removes its WAL), not with a task
+    /// still unwinding when the process exits.
     func stop(within limit: Duration = .seconds(10)) {
         guard !tasks.isEmpty else { return }
+        let (waiting, postgres) = (tasks, store as? PostgresQueueStore)
+        tasks = []
         let done = DispatchSemaphore(value: 0)
-        Task { [tasks, store] in
-            if let postgres = store as? PostgresQueueStore { await postgres.flushNotifications() }
-            for task in tasks { task.cancel() }
-            for task in tasks { await task.value }
+        Task {
+            await postgres?.flushNotifications()
+            for task in waiting { task.cancel() }
+            for task in waiting { await task.value }
             done.signal()
         }
         let milliseconds = Int(limit.components.seconds * 1000)
         if done.wait(timeout: .now() + .milliseconds(milliseconds)) == .timedOut {
             logger.warning("the queue store did not close in time", metadata: ["limit": "\(limit)"])
         }
-        tasks = []
     }
 }
