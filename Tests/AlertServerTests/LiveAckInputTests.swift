@@ -116,8 +116,11 @@ struct LiveAckInputTests {
             let acked = try app.app("POST", "/queue/\(ticket)/ack", json: #"{"action":"redeem","input":"typed-secret-7f3a"}"#)
             #expect(acked.status == 200)
             _ = try app.admin("GET", "/queue/\(ticket)")
-            // Then the ack's line is written, and no line holds the input
+            let feed = try app.client.request("GET", "/v1/events", headers: [("Authorization", "Bearer \(app.adminToken)")])
+            #expect(feed.text.contains("typed-secret-7f3a"))
+            // Then the ack's and the feed's lines are written, and no line holds the input
             #expect(logs.line(containing: "/ack") != nil, "lines: \(logs.all)")
+            #expect(logs.line(containing: "/v1/events") != nil, "lines: \(logs.all)")
             #expect(!logs.all.contains { $0.contains("typed-secret") }, "lines: \(logs.all)")
         }
     }

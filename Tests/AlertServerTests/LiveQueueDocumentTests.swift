@@ -81,6 +81,13 @@ struct LiveQueueDocumentTests {
             record("Cancelled", "cancel one", try s.admin("DELETE", "/queue/\(try adHoc.decode(DeliveryBody.self).ticket)"))
             record("Cancelled", "cancel all", try s.admin("DELETE", "/queue"))
             record("Explanation", "explain empty", try s.admin("GET", "/explain"))
+            // The feed has every kind of event written above, an ad-hoc spec's (alert null) among them
+            let admin = [("Authorization", "Bearer \(s.adminToken)")]
+            let events = try s.client.request("GET", "/v1/events?limit=1000", headers: admin)
+            record("EventPage", "events", events)
+            let next = try #require(try events.jsonObject()?["next"] as? String)
+            record("EventPage", "events empty", try s.client.request("GET", "/v1/events?after=\(next)", headers: admin))
+            record("Problem", "events bad cursor", try s.client.request("GET", "/v1/events?after=x", headers: admin))
             record("TicketExplanation", "explain done ticket", try s.admin("GET", "/explain?ticket=\(byKind["toast"] ?? "")"))
             record("Problem", "explain unknown ticket", try s.admin("GET", "/explain?ticket=AAAAAAAAAAAAAAAAAAAAAA"))
 

@@ -90,6 +90,12 @@ func waitingPolls(port: Int) -> Double? {
     metric("alertd_long_polls_waiting", port: port)
 }
 
+/// The event feed's readers the server on `port` says wait (its `/metrics`), or nil when it does
+/// not answer.
+func waitingReaders(port: Int) -> Double? {
+    metric("alertd_feed_readers_waiting", port: port)
+}
+
 /// The requests in flight on the server on `port` (its `/metrics`, the scrape itself included),
 /// or nil when it does not answer.
 func requestsInFlight(port: Int) -> Double? {

@@ -51,6 +51,31 @@ struct MultiInstanceTests {
         }
     }
 
+    @Test("a feed reader waiting on one instance is answered by an enqueue on the other")
+    func feedWakeAcrossInstances() async throws {
+        let instances = try AlertdInstances(store: try await database())
+        defer { instances.stop() }
+        let admin = [("Authorization", "Bearer \(instances.adminToken)")]
+
+        // Given a backend waiting up to 30 s on instance 0's feed, after everything so far
+        let first = try RawHTTPClient(port: instances.ports[0]).request("GET", "/v1/events", headers: admin)
+        let cursor = try #require(try first.jsonObject()?["next"] as? String)
+        let reader = try RawHTTPClient(port: instances.ports[0], timeout: .seconds(35))
+        try reader.send(RawHTTPClient.requestBytes("GET", "/v1/events?after=\(cursor)&wait=30", headers: admin))
+        #expect(eventually(within: .seconds(10)) { waitingReaders(port: instances.ports[0]) == 1 })
+
+        // When an alert is enqueued on instance 1
+        let backend = try SessionClient(port: instances.ports[1], session: "feed-across", adminToken: instances.adminToken)
+        let enqueued = try backend.enqueue(#"{"alert":"app/questionExit"}"#)
+
+        // Then the reader answers with its event (at its deadline it would have none)
+        let response = try reader.readResponse()
+        expectQueueAnswer(response, status: 200)
+        let events = try #require(try response.jsonObject()?["events"] as? [[String: Any]])
+        #expect(events.map { $0["ticket"] as? String } == [enqueued.ticket])
+        #expect(events.first?["type"] as? String == "enqueued")
+    }
+
     @Test("20 racing next calls over both instances hand out exactly one modal")
     func racingNextHandsOutOneModal() async throws {
         let instances = try AlertdInstances(store: try await database())

@@ -20,7 +20,7 @@ struct MetricsHandlers {
 
     func scrape() async -> HTTPResponse {
         let census = try? await queue.store.census(now: queue.clock.now())
-        metrics.update(census: census, waitingPolls: queue.polls.count)
+        metrics.update(census: census, waitingPolls: queue.polls.count, waitingReaders: queue.polls.feed.count)
         var text = ""
         requests.render(into: &text)
         var body = Array(text.utf8)

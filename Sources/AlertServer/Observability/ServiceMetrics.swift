@@ -26,6 +26,7 @@ public final class ServiceMetrics: Sendable {
     private let storeErrors: [StoreFailure: Counter]
     private let catalogReloads: [Bool: Counter]
     private let longPolls: Gauge
+    private let feedReaders: Gauge
     private let items: [Lane: [ItemState: Gauge]]
     private static var outcomesName: MetricNameDescriptor {
         name("alertd_alert_outcomes", unit: "total", """
@@ -65,6 +66,9 @@ public final class ServiceMetrics: Sendable {
         ]
         longPolls = registry.makeGauge(descriptor: Self.name("alertd_long_polls_waiting", unit: "", """
             next requests suspended on this instance, waiting for an item or their deadline.
+            """))
+        feedReaders = registry.makeGauge(descriptor: Self.name("alertd_feed_readers_waiting", unit: "", """
+            GET /v1/events requests suspended on this instance, waiting for an event or their deadline.
             """))
         let census = Self.name("alertd_queue_items", unit: "", """
             Items in the whole store (every instance's), by lane and state, counted at scrape time: queued \
@@ -111,9 +115,10 @@ public final class ServiceMetrics: Sendable {
     }
 
     /// Sets the scrape-time gauges: the store's census (nil when the store could not be read:
-    /// those gauges keep their last values) and the waiting long-polls.
-    func update(census: QueueCensus?, waitingPolls: Int) {
+    /// those gauges keep their last values), the waiting long-polls and feed readers.
+    func update(census: QueueCensus?, waitingPolls: Int, waitingReaders: Int = 0) {
         longPolls.set(to: Double(waitingPolls))
+        feedReaders.set(to: Double(waitingReaders))
         guard let census else { return }
         for (lane, states) in items {
             for (state, gauge) in states { gauge.set(to: Double(census[lane, state])) }

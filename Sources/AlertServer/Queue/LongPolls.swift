@@ -93,13 +93,17 @@ public final class LongPolls: Sendable {
     /// How late past its deadline a waiter may be woken, so that deadlines close together are
     /// served by one firing.
     private let leeway: Duration
+    /// Readers of the event feed: every notification here wakes them too, whatever the session.
+    public let feed: FeedWaiters
 
     /// - Parameters:
     ///   - clock: what deadlines are read on.
     ///   - leeway: how late past its deadline a waiter may be woken.
-    public init(clock: any AlertClock = SystemClock(), leeway: Duration = .milliseconds(2)) {
+    ///   - feed: the event feed's readers; by default a new registry on `clock`.
+    public init(clock: any AlertClock = SystemClock(), leeway: Duration = .milliseconds(2), feed: FeedWaiters? = nil) {
         self.clock = clock
         self.leeway = leeway
+        self.feed = feed ?? FeedWaiters(clock: clock)
         let made = clock.makeTimer { [weak self] in
             guard let self else { return }
             expire(now: self.clock.now())
@@ -146,6 +150,7 @@ public final class LongPolls: Sendable {
             state.generations[Self.bucket(session)] &+= 1
             return state.take(session)
         }
+        feed.notify()
         for waiter in woken { waiter.wake(nil) }
     }
 
@@ -177,11 +182,13 @@ public final class LongPolls: Sendable {
             defer { state.waiters = [:]; state.count = 0 }
             return state.waiters.values.flatMap { $0 }
         }
+        feed.notify()
         wakeInParallel(woken)
     }
 
     /// Wakes every waiter and lets no new one wait (shutdown).
     public func close() {
+        feed.close()
         timer.withLock { $0?.cancel() }
         let woken = state.withLock { state -> [Waiter] in
             state.closed = true
@@ -239,6 +246,8 @@ struct MinHeap<Element: Comparable> {
     private var elements: [Element] = []
 
     var first: Element? { elements.first }
+
+    var count: Int { elements.count }
 
     mutating func insert(_ element: Element) {
         elements.append(element)

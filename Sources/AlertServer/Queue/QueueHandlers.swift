@@ -4,7 +4,8 @@ import AlertSpec
 import Foundation
 import MicroHTTP
 
-/// The session queue API: tokens, enqueue, list, cancel, long-poll `next`, ack, hold, explain, erase.
+/// The session queue API: tokens, enqueue, list, cancel, long-poll `next`, ack, hold, explain,
+/// erase, and the event feed.
 ///
 /// A class: a waiting long-poll's closure keeps a reference to it, not a copy of its fields
 /// (200 of the 425 bytes each such closure took, with 10,000 polls waiting).
@@ -53,6 +54,7 @@ final class QueueHandlers: Sendable {
         router.addAsync("PUT", "/v1/sessions/{session}/hold") { try await handlers.hold($0) }
         router.addAsync("DELETE", "/v1/sessions/{session}/hold") { try await handlers.release($0) }
         router.addAsync("DELETE", "/v1/sessions/{session}") { try await handlers.erase($0) }
+        router.addAsync("GET", "/v1/events") { try await handlers.events($0) }
     }
 
     /// The session of the path: 1 to 128 letters, digits, `.`, `_`, `-` or `:`.
@@ -128,6 +130,7 @@ final class QueueHandlers: Sendable {
         let generation = polls.generation(of: session)
         let erasures = polls.erasures(of: session)
         if let item = try await store.next(session: session, now: clock.now()) {
+            polls.feed.notify()  // its `delivered` event
             return try await deliverOrSkip(item, for: request) { try await next(request, session: session, deadline: deadline) }
         }
         let now = clock.now()

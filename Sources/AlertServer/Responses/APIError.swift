@@ -10,6 +10,7 @@ public struct APIError: Error, Sendable, ResponseGenerator, CustomStringConverti
         case notFound(String)
         case methodNotAllowed(allow: [String])
         case badRequest(String)
+        case invalidCursor(String)
         case parameter(ParameterError)
         case malformedJSON(String)
         case invalidSpec(errors: [SpecIssue], warnings: [SpecIssue])
@@ -31,6 +32,8 @@ public struct APIError: Error, Sendable, ResponseGenerator, CustomStringConverti
     public static func notFound(_ detail: String) -> Self { .init(reason: .notFound(detail)) }
     public static func methodNotAllowed(allow: [String]) -> Self { .init(reason: .methodNotAllowed(allow: allow)) }
     public static func badRequest(_ detail: String) -> Self { .init(reason: .badRequest(detail)) }
+    /// A feed cursor this API never wrote (400).
+    public static func invalidCursor(_ detail: String) -> Self { .init(reason: .invalidCursor(detail)) }
     public static func parameter(_ error: ParameterError) -> Self { .init(reason: .parameter(error)) }
     public static func refused(_ failure: HTTPRequestFailure) -> Self { .init(reason: .refused(failure)) }
     /// The body is not JSON (400).
@@ -80,7 +83,7 @@ public struct APIError: Error, Sendable, ResponseGenerator, CustomStringConverti
         switch reason {
         case .notFound: 404
         case .methodNotAllowed: 405
-        case .badRequest, .parameter, .malformedJSON: 400
+        case .badRequest, .invalidCursor, .parameter, .malformedJSON: 400
         case .invalidSpec, .invalidRequest, .invalidCatalogs: 422
         case .noCatalogFolder: 409
         case .specTooLarge: 413
@@ -112,6 +115,7 @@ public struct APIError: Error, Sendable, ResponseGenerator, CustomStringConverti
         case .notFound: "not-found"
         case .methodNotAllowed: "method-not-allowed"
         case .badRequest: "bad-request"
+        case .invalidCursor: "invalid-cursor"
         case .parameter(let error): error.code
         case .malformedJSON: "malformed-json"
         case .invalidSpec: "invalid-spec"
@@ -134,6 +138,7 @@ public struct APIError: Error, Sendable, ResponseGenerator, CustomStringConverti
         case .notFound: "Not found"
         case .methodNotAllowed: "Method not allowed"
         case .badRequest: "Bad request"
+        case .invalidCursor: "Invalid cursor"
         case .parameter: "Invalid parameter"
         case .malformedJSON: "Malformed JSON"
         case .invalidSpec: "Invalid spec"
@@ -159,7 +164,7 @@ public struct APIError: Error, Sendable, ResponseGenerator, CustomStringConverti
 
     public var description: String {
         switch reason {
-        case .notFound(let detail), .badRequest(let detail), .malformedJSON(let detail): detail
+        case .notFound(let detail), .badRequest(let detail), .invalidCursor(let detail), .malformedJSON(let detail): detail
         case .invalidSpec(let errors, _):
             errors.count == 1 ? "The spec breaks a rule: \(errors[0].message)" : "The spec breaks \(errors.count) rules; see errors."
         case .invalidRequest(let errors):
