@@ -3,9 +3,12 @@
 # Everything runs on 127.0.0.1 against a release build, each run bounded in time.
 #   1-2. for each durability (`full`, then `process`): the raw SQLite commit rate on this disk in
 #      the same mode (WAL, synchronous=FULL or NORMAL, one row per commit), the anchor; then
-#      enqueue throughput at 32 connections (wrk) on a server in that mode
-# The rest runs on a server with the default durability (`full`):
-#   3. enqueue -> next -> ack cycles per second (scripts/bench/cycle.c, one session per connection)
+#      enqueue throughput at 32 connections (wrk) on a server in that mode. With `full`, each round
+#      runs twice, `--timeline on` and `--timeline off`, on a fresh server and store each, the
+#      side that goes first alternating; each round's ratio on / off, then their median
+# The rest runs with the default durability (`full`):
+#   3. enqueue -> next -> ack cycles per second (scripts/bench/cycle.c, one session per connection),
+#      with the timeline on and off as in 1; then one server for 4-6
 #   4. long-polls woken by enqueues under load (scripts/bench/wakeups.py): server CPU per wake-up
 #   5. this machine's own jitter (scripts/bench/jitter.c): fixed work, timed after the same idle
 #      gap as the wake-ups; on a VM it runs several times slower now and then, and so does a wake-up
@@ -31,12 +34,13 @@ server=
 trap '[ -n "$server" ] && kill "$server" 2>/dev/null; wait 2>/dev/null; rm -rf "$work"' EXIT
 ulimit -n "$(ulimit -Hn)"
 
-# Starts a server with durability $1 on a fresh store; request lines off (--log-level warning):
-# the figures measure the queue, not the log.
+# Starts a server with durability $1 and --timeline $2 (default on) on a fresh store; request
+# lines off (--log-level warning): the figures measure the queue, not the log.
 start_server() {
   rm -f "$work"/alertd.sqlite*
   "$ALERTD_BIN" serve --host 127.0.0.1 --port "$PORT" --store "sqlite:$work/alertd.sqlite" --durability "$1" \
-    --data-dir "$work" --admin-token "$ADMIN" --per-client-connection-limit 0 --log-level warning >"$work/server.log" 2>&1 &
+    --timeline "${2:-on}" --data-dir "$work" --admin-token "$ADMIN" --per-client-connection-limit 0 --log-level warning \
+    >"$work/server.log" 2>&1 &
   server=$!
   for _ in $(seq 50); do curl -sf "http://127.0.0.1:$PORT/livez" >/dev/null && break; sleep 0.1; done
 }
@@ -45,6 +49,52 @@ stop_server() { kill "$server"; wait "$server" 2>/dev/null || true; server=; }
 # The server's CPU time so far, in clock ticks (1/100 s): per-request CPU is steadier than
 # requests/s on a machine where something else may run.
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$server/stat"; }
+
+# The two sides of a round in the order of round $1: on first in odd rounds, off first in even
+# ones, so that neither side always runs on the warmer (or the busier) minute.
+timeline_order() { [ $(($1 % 2)) = 1 ] && echo "on off" || echo "off on"; }
+
+# Prints a round's ratios, `--timeline on` / `off`, of the rate and of the server CPU per request,
+# from the two lines of $work/side-on and $work/side-off (rate, then µs per request), and keeps
+# them in $work/ratios-enqueues (or -cycles) for the median.
+timeline_ratio() {  # what round
+  python3 - "$1" "$2" "$(cat "$work/side-on")" "$(cat "$work/side-off")" "$work/ratios-${1%%/*}" <<'PY'
+import sys
+what, round, on, off, keep = sys.argv[1:6]
+(rate_on, cpu_on), (rate_off, cpu_off) = (map(float, on.split()), map(float, off.split()))
+print(f"round {round}: timeline on / off: {what} {rate_on / rate_off:.3f}, server CPU per request {cpu_on / cpu_off:.3f}")
+open(keep, "a").write(f"{rate_on / rate_off} {cpu_on / cpu_off}\n")
+PY
+}
+
+# The median of each round's ratios (see timeline_ratio); the goal is a cost of at most 10 %.
+timeline_median() {  # what
+  python3 - "$1" "$work/ratios-${1%%/*}" <<'PY'
+import statistics, sys
+rows = [list(map(float, line.split())) for line in open(sys.argv[2])]
+rate, cpu = statistics.median(r[0] for r in rows), statistics.median(r[1] for r in rows)
+print(f"timeline on / off, median of {len(rows)} rounds: {sys.argv[1]} {rate:.3f}, server CPU per request {cpu:.3f}"
+      f" (goal: the timeline costs at most 10 %: {sys.argv[1]} >= 0.90)")
+PY
+}
+
+# One enqueue round of $DURATION on the server running, named $1: prints its line and writes
+# its rate and server CPU per enqueue to $work/side-$2 when given.
+enqueue_round() {  # name [side]
+  local before after out
+  before=$(cpu_ticks)
+  out=$(ROUND=$1 ADMIN=$ADMIN wrk -t2 -c32 -d"$DURATION" --latency -s scripts/bench/enqueue.lua "http://127.0.0.1:$PORT")
+  after=$(cpu_ticks)
+  grep -E "Non-2xx|Socket errors" <<<"$out" || true
+  python3 - "$(awk '/Requests\/sec/ {print $2}' <<<"$out")" "$(awk '$1 == "99%" {print $2}' <<<"$out")" \
+    "$((after - before))" "${DURATION%s}" "$1" "$work/side-${2:-none}" <<'PY'
+import sys
+rps, p99, ticks, seconds, round, side = float(sys.argv[1]), sys.argv[2], int(sys.argv[3]), float(sys.argv[4]), sys.argv[5], sys.argv[6]
+cpu = ticks * 1e4 / (rps * seconds)
+print(f"round {round}: {rps:,.0f} enqueues/s, p99 {p99}, server CPU {cpu:.0f} us per enqueue")
+open(side, "w").write(f"{rps} {cpu}\n")
+PY
+}
 
 for durability in full process; do
   synchronous=$([ "$durability" = full ] && echo FULL || echo NORMAL)
@@ -60,47 +110,57 @@ while time.perf_counter() - start < 3:
     n += 1
 print(f"raw SQLite: {n / (time.perf_counter() - start):,.0f} commits/s")
 PY
-  start_server "$durability"
-  echo "== --durability $durability: enqueue, 32 connections, $ROUNDS rounds of $DURATION"
-  for round in $(seq "$ROUNDS"); do
-    before=$(cpu_ticks)
-    out=$(ROUND=$durability-$round ADMIN=$ADMIN wrk -t2 -c32 -d"$DURATION" --latency -s scripts/bench/enqueue.lua "http://127.0.0.1:$PORT")
-    after=$(cpu_ticks)
-    grep -E "Non-2xx|Socket errors" <<<"$out" || true
-    python3 - "$(awk '/Requests\/sec/ {print $2}' <<<"$out")" "$(awk '$1 == "99%" {print $2}' <<<"$out")" \
-      "$((after - before))" "${DURATION%s}" "$round" <<'PY'
-import sys
-rps, p99, ticks, seconds, round = float(sys.argv[1]), sys.argv[2], int(sys.argv[3]), float(sys.argv[4]), sys.argv[5]
-print(f"round {round}: {rps:,.0f} enqueues/s, p99 {p99}, server CPU {ticks * 1e4 / (rps * seconds):.0f} us per enqueue")
-PY
-  done
-  stop_server
+  if [ "$durability" = full ]; then
+    echo "== --durability full: enqueue, 32 connections, $ROUNDS rounds of $DURATION with --timeline on and off each"
+    for round in $(seq "$ROUNDS"); do
+      for timeline in $(timeline_order "$round"); do
+        start_server full "$timeline"
+        enqueue_round "full-$round-timeline-$timeline" "$timeline"
+        stop_server
+      done
+      timeline_ratio enqueues/s "$round"
+    done
+    timeline_median enqueues/s
+  else
+    start_server "$durability"
+    echo "== --durability $durability: enqueue, 32 connections, $ROUNDS rounds of $DURATION"
+    for round in $(seq "$ROUNDS"); do enqueue_round "$durability-$round"; done
+    stop_server
+  fi
 done
-start_server full
 
 SESSIONS=${SESSIONS:-32}
-echo "== enqueue -> next -> ack cycles, $SESSIONS sessions in parallel (one keep-alive connection each), $DURATION"
+echo "== enqueue -> next -> ack cycles, $SESSIONS sessions in parallel (one keep-alive connection each), $DURATION, --timeline on and off each round"
 # A small C client (scripts/bench/cycle.c): one thread and epoll for every connection, so it
 # leaves the two cores to the server; wrk cannot chain a cycle's requests per connection.
 cc -O2 -o "$work/cycle" scripts/bench/cycle.c
 for round in $(seq "$ROUNDS"); do
-  # Sessions of their own each round: a cycle cut off by the end of a round leaves its alert
-  # presenting, which would hold back that session's next round.
-  for i in $(seq "$SESSIONS"); do
-    token=$(curl -s -X POST -H "Authorization: Bearer $ADMIN" "http://127.0.0.1:$PORT/v1/sessions/cycle-$round-$i/token" \
-      | python3 -c 'import json,sys; print(json.load(sys.stdin)["token"])')
-    echo "cycle-$round-$i $token"
-  done >"$work/tokens"
-  before=$(cpu_ticks)
-  out=$("$work/cycle" 127.0.0.1 "$PORT" "${DURATION%s}" "$ADMIN" "$work/tokens")
-  after=$(cpu_ticks)
-  python3 - "$out" "$((after - before))" "${DURATION%s}" "$round" <<'PY'
+  for timeline in $(timeline_order "$round"); do
+    start_server full "$timeline"
+    # Sessions of their own each round: a cycle cut off by the end of a round leaves its alert
+    # presenting, which would hold back that session's next round.
+    for i in $(seq "$SESSIONS"); do
+      token=$(curl -s -X POST -H "Authorization: Bearer $ADMIN" "http://127.0.0.1:$PORT/v1/sessions/cycle-$round-$timeline-$i/token" \
+        | python3 -c 'import json,sys; print(json.load(sys.stdin)["token"])')
+      echo "cycle-$round-$timeline-$i $token"
+    done >"$work/tokens"
+    before=$(cpu_ticks)
+    out=$("$work/cycle" 127.0.0.1 "$PORT" "${DURATION%s}" "$ADMIN" "$work/tokens")
+    after=$(cpu_ticks)
+    stop_server
+    python3 - "$out" "$((after - before))" "${DURATION%s}" "$round, timeline $timeline" "$work/side-$timeline" <<'PY'
 import re, sys
-out, ticks, seconds, round = sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), sys.argv[4]
+out, ticks, seconds, round, side = sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), sys.argv[4], sys.argv[5]
 rps = float(re.search(r"\(([0-9.]+) requests/s", out).group(1))
-print(f"round {round}: {out}; server CPU {ticks * 1e4 / (rps * seconds):.0f} us per request")
+cpu = ticks * 1e4 / (rps * seconds)
+print(f"round {round}: {out}; server CPU {cpu:.0f} us per request")
+open(side, "w").write(f"{rps / 3} {cpu}\n")
 PY
+  done
+  timeline_ratio cycles/s "$round"
 done
+timeline_median cycles/s
+start_server full
 
 echo "== long-polls woken by enqueues, under load"
 PORT=$PORT ADMIN=$ADMIN PID=$server python3 scripts/bench/wakeups.py

@@ -155,12 +155,19 @@ public struct QueueSettings: Sendable, Equatable {
     public var maxHold: Double
     /// Live items a session may hold at once; more is refused. Default 100.
     public var maxQueueLength: Int
+    /// Whether steps record their items' timelines (`ItemEvent`). Off, a step writes no event:
+    /// timelines stay empty, the queue behaves the same. Default on.
+    public var recordsEvents: Bool
 
-    public init(leaseDuration: Double = 60, maxDeliveries: Int = 5, defaultHold: Double = 30, maxHold: Double = 600, maxQueueLength: Int = 100) {
+    public init(
+        leaseDuration: Double = 60, maxDeliveries: Int = 5, defaultHold: Double = 30, maxHold: Double = 600, maxQueueLength: Int = 100,
+        recordsEvents: Bool = true
+    ) {
         self.leaseDuration = leaseDuration
         self.maxDeliveries = maxDeliveries
         self.defaultHold = defaultHold
         self.maxHold = maxHold
         self.maxQueueLength = maxQueueLength
+        self.recordsEvents = recordsEvents
     }
 }

@@ -3,10 +3,20 @@ import Foundation
 
 // The details `QueuePolicy` records with its steps' events (see `ItemEvent.Kind`).
 extension QueuePolicy {
+    /// Appends an event to the step's, unless `settings.recordsEvents` is off: then the detail
+    /// is never built either.
+    func record(
+        _ kind: ItemEvent.Kind, _ ticket: String, in items: inout SessionItems, at now: Date,
+        _ detail: @autoclosure () -> [String: ParameterValue] = [:]
+    ) {
+        guard settings.recordsEvents else { return }
+        items.record(kind, ticket, at: now, detail())
+    }
+
     /// Cancels the queued HUDs `replaced` in favour of the HUD `ticket`: the latest wins.
     func supersede(_ replaced: [QueueItem], by ticket: String, in items: inout SessionItems, now: Date) {
         let tickets = Set(replaced.map(\.ticket))
-        for item in replaced { items.record(.superseded, item.ticket, at: now, ["by": .string(ticket)]) }
+        for item in replaced { record(.superseded, item.ticket, in: &items, at: now, ["by": .string(ticket)]) }
         items.updateAll(where: { tickets.contains($0.ticket) }) { $0.state = .cancelled }
     }
 
@@ -22,6 +32,13 @@ extension QueuePolicy {
             let shown = now.timeIntervalSince(leaseUntil.addingTimeInterval(-settings.leaseDuration))
             detail["onScreen"] = .number(max(0, (shown * 1000).rounded() / 1000))
         }
+        return detail
+    }
+
+    /// What a delivery records: its number and, but for a HUD, the lease's end.
+    static func deliveredDetail(delivery: Int, leaseUntil: Date?) -> [String: ParameterValue] {
+        var detail: [String: ParameterValue] = ["delivery": .integer(delivery)]
+        if let leaseUntil { detail["leaseUntil"] = .string(ItemEvent.timeText(leaseUntil)) }
         return detail
     }
 

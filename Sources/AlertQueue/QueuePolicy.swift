@@ -36,7 +36,8 @@ import Foundation
 ///   too); cancelled, expired and dead ones are gone.
 /// - **Cancel**: live items become `cancelled`.
 /// - **Events**: each step records what it did to each item in `SessionItems.events` (an
-///   item's timeline, `ItemEvent`), which the store writes with the changes.
+///   item's timeline, `ItemEvent`), which the store writes with the changes; none when
+///   `QueueSettings.recordsEvents` is off.
 public struct QueuePolicy: Sendable, Equatable {
     public var settings: QueueSettings
 
@@ -115,13 +116,14 @@ public struct QueuePolicy: Sendable, Equatable {
         let ttlEnded: (QueueItem) -> Bool = { $0.state == .queued && $0.expiresAt.map { $0 <= now } ?? false }
         for item in items.all where leaseEnded(item) {
             let dead = item.deliveries >= maxDeliveries
-            items.record(dead ? .dead : .requeued, item.ticket, at: now, [(dead ? "deliveries" : "delivery"): .integer(item.deliveries)])
+            record(
+                dead ? .dead : .requeued, item.ticket, in: &items, at: now, [(dead ? "deliveries" : "delivery"): .integer(item.deliveries)])
         }
         items.updateAll(where: leaseEnded) { item in
             item.state = item.deliveries >= maxDeliveries ? .dead : .queued
             item.leaseUntil = nil
         }
-        for item in items.all where ttlEnded(item) { items.record(.expired, item.ticket, at: now) }
+        for item in items.all where ttlEnded(item) { record(.expired, item.ticket, in: &items, at: now) }
         items.updateAll(where: ttlEnded) { item in
             item.state = .expired
         }
@@ -153,7 +155,7 @@ public struct QueuePolicy: Sendable, Equatable {
                 ? items.live.filter { $0.lane == .hud && $0.state == .queued && $0.ticket != existing.ticket } : []
             supersede(replaced, by: existing.ticket, in: &items, now: now)
             items.refresh(ticket: existing.ticket, from: item)
-            items.record(.refreshed, existing.ticket, at: now, Self.refreshDetail(item))
+            record(.refreshed, existing.ticket, in: &items, at: now, Self.refreshDetail(item))
             let refreshed = items.item(ticket: existing.ticket) ?? existing
             return EnqueueResult(item: refreshed, created: false, position: Self.position(of: refreshed, in: items), refreshed: true)
         }
@@ -180,9 +182,7 @@ public struct QueuePolicy: Sendable, Equatable {
             item.deliveries += 1
             item.leaseUntil = leaseUntil
         }
-        var detail: [String: ParameterValue] = ["delivery": .integer(best.deliveries + 1)]
-        if let leaseUntil { detail["leaseUntil"] = .string(ItemEvent.timeText(leaseUntil)) }
-        items.record(.delivered, best.ticket, at: now, detail)
+        record(.delivered, best.ticket, in: &items, at: now, Self.deliveredDetail(delivery: best.deliveries + 1, leaseUntil: leaseUntil))
         return items.item(ticket: best.ticket)
     }
 
@@ -218,7 +218,7 @@ public struct QueuePolicy: Sendable, Equatable {
         case .cancelled, .expired, .dead:
             throw .gone(ticket: ticket, state: item.state)
         case .queued, .presenting:
-            items.record(.acknowledged, ticket, at: now, acknowledgedDetail(item, action: action, role: role, input: input, now: now))
+            record(.acknowledged, ticket, in: &items, at: now, acknowledgedDetail(item, action: action, role: role, input: input, now: now))
             items.update(ticket: ticket) { item in
                 item.state = .done
                 item.leaseUntil = nil
@@ -249,7 +249,7 @@ public struct QueuePolicy: Sendable, Equatable {
             guard item.state.isLive else { throw .gone(ticket: ticket, state: item.state) }
         }
         for item in items.all where item.state.isLive && (ticket == nil || item.ticket == ticket) {
-            items.record(.cancelled, item.ticket, at: now, ["by": .string(cause.rawValue)])
+            record(.cancelled, item.ticket, in: &items, at: now, ["by": .string(cause.rawValue)])
         }
         var cancelled = 0
         items.updateAll(where: { $0.state.isLive && (ticket == nil || $0.ticket == ticket) }) { item in
@@ -273,6 +273,6 @@ public struct QueuePolicy: Sendable, Equatable {
     ) {
         supersede(replaced, by: item.ticket, in: &items, now: now)
         items.insert(item)
-        items.record(.enqueued, item.ticket, at: now, detail)
+        record(.enqueued, item.ticket, in: &items, at: now, detail)
     }
 }

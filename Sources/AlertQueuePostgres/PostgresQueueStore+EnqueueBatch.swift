@@ -130,7 +130,8 @@ extension PostgresQueueStore {
         return decided.outcomes
     }
 
-    /// The batch in one statement, `alertd.enqueue_counted`: each enqueue's outcome, or nil for
+    /// The batch in one statement, `alertd.enqueue_counted` (`enqueue_counted_logged` with the
+    /// timeline on, which also writes the `enqueued` events): each enqueue's outcome, or nil for
     /// those of the sessions the function held back (it wrote nothing for them, and they run the
     /// general way). The policy, applied here over the counts the function returned, gives the
     /// inserted enqueues' answers; it must agree that each was simply inserted, and a
@@ -149,15 +150,21 @@ extension PostgresQueueStore {
             callers ? write.item.ttl.map { write.now.addingTimeInterval($0).timeIntervalSince1970 } ?? .nan : .nan
         }
         func column<Element>(_ value: (NewItem) -> Element) -> BinaryArray<Element> { BinaryArray(items.map(value)) }
-        let rows = try await connection.query(
-            """
-            SELECT * FROM alertd.enqueue_counted_logged(\(BinaryArray(tickets))::text[], \(column(\.session))::text[], \
+        let logged = policy.settings.recordsEvents
+        var query: PostgresQuery = """
+            SELECT * FROM alertd.\(unescaped: logged ? "enqueue_counted_logged" : "enqueue_counted")(\
+            \(BinaryArray(tickets))::text[], \(column(\.session))::text[], \
             \(BinaryArray(contents))::text[], \(column { Int64($0.priority) })::bigint[], \(column(\.lane.rawValue))::text[], \
             \(column(\.dedupeKey))::text[], \(column { $0.ttl ?? .nan })::float8[], \(BinaryArray(expires))::float8[], \
-            \(column(\.atHead))::boolean[], \(BinaryArray(nows))::float8[], \(policy.settings.maxQueueLength)::integer, \
-            \(column(\.origin.rawValue))::text[])
-            """, logger: logger
-        ).collect()
+            \(column(\.atHead))::boolean[], \(BinaryArray(nows))::float8[], \(policy.settings.maxQueueLength)::integer
+            """
+        if logged {
+            // The logged function takes who queued each, for the `enqueued` events it writes.
+            query.binds.append(column(\.origin.rawValue))
+            query.sql += ", $\(query.binds.count)::text[]"
+        }
+        query.sql += ")"
+        let rows = try await connection.query(query, logger: logger).collect()
         guard let row = rows.first else { throw PostgresStoreError.unreadableRow("enqueue_counted returned no row") }
         let columns = row.makeRandomAccess()
         let databaseNow = try columns[0].decode(Double.self), sequences = try columns[1].decode([Int64].self)

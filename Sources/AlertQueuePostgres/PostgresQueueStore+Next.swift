@@ -7,7 +7,8 @@ import PostgresNIO
 /// right while instances race.
 extension PostgresQueueStore {
     /// One delivery, in one statement and so one transaction (`alertd.claim_next`, see
-    /// `claimNextFunction`):
+    /// `claimNextFunction`; `alertd.claim_next_logged` around it writes the step's events, unless
+    /// `QueueSettings.recordsEvents` is off):
     /// 1. Locks the session's row (`FOR UPDATE`), so that claims of one session take turns.
     ///    Without it, two instances claiming at once could each take a different modal — the
     ///    second skipping the first, locked by the other (`SKIP LOCKED`) — and whichever
@@ -30,9 +31,11 @@ extension PostgresQueueStore {
                 (callerNow.timeIntervalSince1970, callerNow.addingTimeInterval(settings.leaseDuration).timeIntervalSince1970)
             case .database: (Double.nan, Double.nan)
             }
+        // The same claim with its events, or without them when the timeline is off.
+        let function = settings.recordsEvents ? "claim_next_logged" : "claim_next"
         let rows = try await connection.query(
             """
-            SELECT * FROM alertd.claim_next_logged(\(session), \(now)::float8, \(leaseUntil)::float8, \
+            SELECT * FROM alertd.\(unescaped: function)(\(session), \(now)::float8, \(leaseUntil)::float8, \
             \(settings.leaseDuration)::float8, \(settings.maxDeliveries)::integer)
             """, logger: logger
         ).collect()

@@ -69,6 +69,9 @@ struct Serve: ParsableCommand {
     @Option(name: Setting.maxQueueLength.optionName, help: Setting.maxQueueLength.optionHelp)
     var maxQueueLength: Int?
 
+    @Option(name: Setting.timeline.optionName, help: Setting.timeline.optionHelp)
+    var timeline: String?
+
     @Option(name: Setting.catalogs.optionName, help: Setting.catalogs.optionHelp)
     var catalogs: String?
 
@@ -141,10 +144,12 @@ struct Serve: ParsableCommand {
         let storeText = settings.string(
             store, .store, default: "sqlite:\(dataFolder)/alertd.sqlite",
             show: { "'\(StoreLocation.redacted($0).replacing("'", with: "''"))'" })
+        let timelineText = settings.string(timeline, .timeline)
         let queueSettings = QueueSettings(
             leaseDuration: Double(settings.integer(lease, .lease)),
             maxDeliveries: settings.integer(maxDeliveries, .maxDeliveries),
-            maxQueueLength: settings.integer(maxQueueLength, .maxQueueLength))
+            maxQueueLength: settings.integer(maxQueueLength, .maxQueueLength),
+            recordsEvents: timelineText != "off")
         let postgresOptions = PostgresQueueStore.Options(
             maximumConnections: settings.integer(storePoolSize, .storePoolSize),
             requestTimeout: .seconds(settings.integer(storeTimeout, .storeTimeout)),
@@ -166,6 +171,7 @@ struct Serve: ParsableCommand {
         if queueSettings.leaseDuration < 1 { settings.report("--lease must be at least 1 second") }
         if queueSettings.maxDeliveries < 1 { settings.report("--max-deliveries must be at least 1") }
         if queueSettings.maxQueueLength < 1 { settings.report("--max-queue-length must be at least 1") }
+        if !["on", "off"].contains(timelineText) { settings.report("--timeline must be on or off, not \(timelineText)") }
         if postgresOptions.maximumConnections < 1 { settings.report("--store-pool-size must be at least 1") }
         if postgresOptions.requestTimeout < .seconds(1) { settings.report("--store-timeout must be at least 1 second") }
         if !(.zero ... .milliseconds(500)).contains(postgresOptions.notificationSpacing) {

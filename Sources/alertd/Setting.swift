@@ -151,6 +151,15 @@ extension Setting {
         name: "max-queue-length", environment: "ALERTD_MAX_QUEUE_LENGTH", default: .number(100),
         help: "Live alerts one session may hold; an enqueue past it answers 429")
 
+    static let timeline = Setting(
+        name: "timeline", environment: "ALERTD_TIMELINE", default: .text("on"),
+        help: """
+            `on`: every change to an item is an event of its timeline, written with the change. `off`: a bare \
+            queue that writes none (a row less per change): timelines are empty, history still lists \
+            finished items, explain's finished items lack the action and the time they ended, the event \
+            feed sees nothing and no outcome is counted
+            """)
+
     static let catalogs = Setting(
         name: "catalogs", environment: "ALERTD_CATALOGS", default: .described("the built-in catalogs only"),
         help: """
@@ -264,7 +273,7 @@ extension Setting {
     /// Every setting of `alertd serve`, in the reference's order.
     static let all: [Setting] = [
         config, host, port, store, storePoolSize, storeTimeout, durability, storeNotifySpacing, dataDir, adminToken,
-        sessionSecret, lease, maxDeliveries, maxQueueLength, catalogs, maxBodySize, threads, connectionLimit,
+        sessionSecret, lease, maxDeliveries, maxQueueLength, timeline, catalogs, maxBodySize, threads, connectionLimit,
         perClientConnectionLimit, connectionMemory, maxURLLength, maxHeaderCount, maxHeadSize, connectionTimeout,
         requestHeadTimeout, requestBodyGrace, requestBodyMinRate, shutdownGrace, renderCacheSize, logFormat, logLevel,
     ]
