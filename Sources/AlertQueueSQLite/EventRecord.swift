@@ -4,8 +4,11 @@ import GRDB
 import GRDBSQLite
 
 /// The `events` table: one row per `ItemEvent`, written in the transaction of the step that
-/// made it. `id` is an `INTEGER PRIMARY KEY AUTOINCREMENT`: increasing in commit order (one
-/// writer), and never given twice even once old rows are purged, so it can be a feed's cursor.
+/// made it. `id` increases in commit order (one writer) and is never given twice, even once old
+/// rows are purged or erased, so it is the feed's cursor: the store gives it (`SequenceMemo`,
+/// from the largest id kept or `event_floor`, the largest ever deleted). `AUTOINCREMENT` did the
+/// same at the price of a `sqlite_sequence` row read and written by every insert: one more page
+/// in every commit.
 enum EventRecord {
     static let schema = """
         CREATE TABLE events (
@@ -24,17 +27,47 @@ enum EventRecord {
         CREATE INDEX items_session_finished ON items(session, sequence) WHERE state NOT IN ('queued', 'presenting')
         """
 
-    static func insert(_ event: ItemEvent, in db: Database) throws {
+    /// The table again without `AUTOINCREMENT`, its rows kept, and the floor its counter had.
+    static let explicitIDs = """
+        CREATE TABLE event_floor (id INTEGER PRIMARY KEY CHECK (id = 1), floor INTEGER NOT NULL);
+        INSERT INTO event_floor (id, floor) VALUES (1, coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'events'), 0));
+        CREATE TABLE events_kept (
+            id INTEGER PRIMARY KEY,
+            session TEXT NOT NULL,
+            ticket TEXT NOT NULL,
+            type TEXT NOT NULL,
+            at DOUBLE NOT NULL,
+            detail TEXT NOT NULL DEFAULT '{}');
+        INSERT INTO events_kept (id, session, ticket, type, at, detail) SELECT id, session, ticket, type, at, detail FROM events;
+        DROP TABLE events;
+        ALTER TABLE events_kept RENAME TO events;
+        CREATE INDEX events_item ON events(session, ticket, id);
+        """
+
+    /// The largest id given: kept, or deleted (`event_floor`).
+    @Sendable static func lastID(_ db: Database) throws -> Int64 {
+        try Int64.fetchOne(db.cachedStatement(sql: lastIDSQL)) ?? 0
+    }
+
+    private static let lastIDSQL = "SELECT max(coalesce((SELECT max(id) FROM events), 0), (SELECT floor FROM event_floor))"
+
+    /// Remembers the largest id before events are deleted, so that it is never given again.
+    static func raiseFloor(in db: Database) throws {
+        try db.execute(sql: "UPDATE event_floor SET floor = max(floor, coalesce((SELECT max(id) FROM events), 0))")
+    }
+
+    static func insert(_ event: ItemEvent, id: Int64, in db: Database) throws {
         try RawBinding.execute(insertSQL, in: db) { statement in
-            RawBinding.text(event.session, to: statement, at: 1)
-            RawBinding.text(event.ticket, to: statement, at: 2)
-            RawBinding.text(event.kind.rawValue, to: statement, at: 3)
-            RawBinding.double(event.at.timeIntervalSince1970, to: statement, at: 4)
-            RawBinding.text(event.detail.isEmpty ? "{}" : event.detailJSON, to: statement, at: 5)
+            sqlite3_bind_int64(statement, 1, id)
+            RawBinding.text(event.session, to: statement, at: 2)
+            RawBinding.text(event.ticket, to: statement, at: 3)
+            RawBinding.text(event.kind.rawValue, to: statement, at: 4)
+            RawBinding.double(event.at.timeIntervalSince1970, to: statement, at: 5)
+            RawBinding.text(event.detail.isEmpty ? "{}" : event.detailJSON, to: statement, at: 6)
         }
     }
 
-    private static let insertSQL = "INSERT INTO events (session, ticket, type, at, detail) VALUES (?, ?, ?, ?, ?)"
+    private static let insertSQL = "INSERT INTO events (id, session, ticket, type, at, detail) VALUES (?, ?, ?, ?, ?, ?)"
 
     /// The events of one item, oldest first.
     static func timeline(session: String, ticket: String, in db: Database) throws -> [StoredEvent] {

@@ -9,6 +9,7 @@ extension SQLiteQueueStore {
     public func erase(session: String) async throws -> Erasure {
         let (erasure, tickets) = try await write { db -> (Erasure, [String]) in
             let tickets = try String.fetchAll(db, sql: "SELECT ticket FROM items WHERE session = ?", arguments: [session])
+            try EventRecord.raiseFloor(in: db)
             try db.execute(sql: "DELETE FROM events WHERE session = ?", arguments: [session])
             let events = db.changesCount
             try db.execute(sql: "DELETE FROM items WHERE session = ?", arguments: [session])

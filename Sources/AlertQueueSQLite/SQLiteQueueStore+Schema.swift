@@ -132,6 +132,12 @@ extension SQLiteQueueStore {
             try db.execute(sql: OutcomeRecord.schema)
         }
 
+        // Event ids given by the store, not by AUTOINCREMENT (see `EventRecord`): one page less
+        // in every commit that writes an event.
+        migrator.registerMigration("eventIDsWithoutAutoincrement") { db in
+            try db.execute(sql: EventRecord.explicitIDs)
+        }
+
         return migrator
     }
 }

@@ -40,7 +40,7 @@ extension SQLiteQueueStore {
             try ItemRecord(item, contents: contents).insertRow(db)
         }
         for event in items.events {
-            try EventRecord.insert(event, in: db)
+            try EventRecord.insert(event, id: try eventIDs.next(in: db), in: db)
         }
     }
 }

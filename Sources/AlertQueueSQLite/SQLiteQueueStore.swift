@@ -27,7 +27,9 @@ public struct SQLiteQueueStore: EnqueueAndTakeNext {
     let batcher: WriteBatcher
     public let policy: QueuePolicy
     let contents = ContentCache()
-    let sequences = SequenceMemo()
+    let sequences = SequenceMemo(stored: ItemRecord.lastSequence)
+    /// Event ids: increasing, and never given twice (see `EventRecord`).
+    let eventIDs = SequenceMemo(stored: EventRecord.lastID)
     /// Checkpoints a file's WAL in the background (none in memory).
     private let checkpointer: Checkpointer?
     /// The file opened (none in memory), checked after every commit.

@@ -2,8 +2,8 @@ import AlertQueue
 import GRDB
 import Locking
 
-/// The enqueue sequences a write transaction hands out, read from the table once per transaction
-/// rather than once per item.
+/// The increasing numbers a write transaction hands out (items' enqueue sequences, events' ids),
+/// read from the table once per transaction rather than once per row.
 ///
 /// Inside a write transaction (IMMEDIATE) no other connection can insert, so after one read of
 /// `max(sequence)` the next sequences are counted here. The count is dropped when the transaction
@@ -19,8 +19,14 @@ final class SequenceMemo: Sendable {
     /// The last sequence handed out in the transaction under way; nil outside one, or before its
     /// first item.
     private let last = Locked<Int64?>(nil)
+    /// The largest number given so far, read in the transaction (a cheap lookup: an index's end).
+    private let stored: @Sendable (Database) throws -> Int64
 
-    /// The sequence of the next item inserted in the transaction under way on `db`.
+    init(stored: @escaping @Sendable (Database) throws -> Int64) {
+        self.stored = stored
+    }
+
+    /// The number of the next row inserted in the transaction under way on `db`.
     func next(in db: Database) throws -> Int64 {
         let counted = last.withLock { last -> Int64? in
             guard let previous = last else { return nil }
@@ -28,7 +34,7 @@ final class SequenceMemo: Sendable {
             return previous + 1
         }
         if let counted { return counted }
-        let next = try ItemRecord.lastSequence(db) + 1
+        let next = try stored(db) + 1
         last.withLock { $0 = next }
         let forget: @Sendable (Database) -> Void = { [last] _ in last.withLock { $0 = nil } }
         db.afterNextTransaction(onCommit: forget, onRollback: forget)

@@ -56,6 +56,23 @@ extension QueueStoreContract {
         }
     }
 
+    @Test("An id is never given twice, even once the newest events were erased", arguments: StoreFactory.all)
+    func feedIDsAfterErase(_ factory: StoreFactory) async throws {
+        try await factory.withStore { store in
+            // Given a reader past the newest event, which is then erased
+            _ = try await store.enqueue(alert("app/a"), now: t0)
+            _ = try await store.enqueue(alert("app/b", in: "s2"), now: t0)
+            let read = try await store.settledEvents(after: nil, limit: 10, count: 2)
+            _ = try await store.erase(session: "s2")
+            // When another event is written
+            _ = try await store.enqueue(alert("app/c", in: "s3"), now: t0)
+            // Then the reader sees it after its cursor
+            let next = try await store.settledEvents(after: read.next, limit: 10, count: 1)
+            #expect(next.events.map(\.event.session) == ["s3"])
+            #expect(next.events.allSatisfy { $0.cursor.id > read.next.id })
+        }
+    }
+
     @Test("An erased session's events leave the feed", arguments: StoreFactory.all)
     func feedAfterErase(_ factory: StoreFactory) async throws {
         try await factory.withStore { store in

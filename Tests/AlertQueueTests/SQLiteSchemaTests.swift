@@ -135,3 +135,31 @@ struct SQLiteSchemaTests {
         return try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN \(sql)", arguments: arguments).map { $0["detail"] }
     }
 }
+
+@Suite("SQLite event ids")
+struct SQLiteEventIDTests {
+    @Test("Rows written under AUTOINCREMENT are kept, and no id it gave, deleted or not, is given again")
+    func migrationKeepsRowsAndFloor() throws {
+        // Given events written by the version before, the newest of them deleted
+        let queue = try DatabaseQueue()
+        try SQLiteQueueStore.migrator.migrate(queue, upTo: "createOutcomes")
+        try queue.write { db in
+            for ticket in ["a", "b", "c"] {
+                try db.execute(sql: "INSERT INTO events (session, ticket, type, at) VALUES ('s', ?, 'enqueued', 0)", arguments: [ticket])
+            }
+            try db.execute(sql: "DELETE FROM events WHERE ticket = 'c'")
+        }
+        // When the store's migrations run
+        try SQLiteQueueStore.migrator.migrate(queue)
+        // Then
+        let (tickets, lastID, table) = try queue.read { db in
+            (
+                try String.fetchAll(db, sql: "SELECT ticket FROM events ORDER BY id"), try EventRecord.lastID(db),
+                try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'events'") ?? ""
+            )
+        }
+        #expect(tickets == ["a", "b"])
+        #expect(lastID == 3)
+        #expect(!table.contains("AUTOINCREMENT"))
+    }
+}
