@@ -24,8 +24,21 @@ enum OutcomeRecord {
     /// transaction.
     static func rollUp(limit: Int, in db: Database) throws -> OutcomeRollUp {
         let cursor = EventCursor(id: try Int64.fetchOne(db, sql: "SELECT event_id FROM outcome_cursor WHERE id = 1") ?? 0)
-        let page = try EventRecord.feed(after: cursor, limit: limit, in: db)
-        let tally = OutcomeTally(page.events)
+        // The feed's rows, but only what a count needs: no event built, an ack's detail alone read.
+        var tally = OutcomeTally()
+        var (last, read) = (cursor, 0)
+        try RawBinding.query(eventsSQL, in: db) { statement in
+            sqlite3_bind_int64(statement, 1, cursor.id)
+            sqlite3_bind_int64(statement, 2, Int64(limit))
+        } row: { row in
+            last = EventCursor(id: Int64.fromStatement(row, atUncheckedIndex: 0) ?? 0)
+            read += 1
+            guard let kind = ItemEvent.Kind(rawValue: String.fromStatement(row, atUncheckedIndex: 1) ?? "") else { return }
+            let detail = String.fromStatement(row, atUncheckedIndex: 4).map(ItemEvent.detail(fromJSON:)) ?? [:]
+            tally.add(
+                kind, at: OutcomeDay(secondsSince1970: Double.fromStatement(row, atUncheckedIndex: 2) ?? 0),
+                alert: String.fromStatement(row, atUncheckedIndex: 3), detail: detail)
+        }
         for (key, count) in tally.counts {
             try RawBinding.execute(addSQL, in: db) { statement in
                 RawBinding.text(key.alert, to: statement, at: 1)
@@ -37,11 +50,18 @@ enum OutcomeRecord {
                 sqlite3_bind_int64(statement, 7, Int64(count))
             }
         }
-        if page.next != cursor {
-            try db.execute(sql: "UPDATE outcome_cursor SET event_id = ? WHERE id = 1", arguments: [page.next.id])
+        if last != cursor {
+            try db.execute(sql: "UPDATE outcome_cursor SET event_id = ? WHERE id = 1", arguments: [last.id])
         }
-        return OutcomeRollUp(tally: tally, events: page.events.count, cursor: page.next)
+        return OutcomeRollUp(tally: tally, events: read, cursor: last)
     }
+
+    /// `EventRecord.feed`'s query, narrowed to what a count reads.
+    private static let eventsSQL = """
+        SELECT e.id, e.type, e.at, json_extract(i.content, '$.alert'), CASE WHEN e.type = 'acknowledged' THEN e.detail END
+        FROM events e LEFT JOIN items i ON i.ticket = e.ticket
+        WHERE e.id > ? ORDER BY e.id LIMIT ?
+        """
 
     private static let addSQL = """
         INSERT INTO outcomes (alert, day, outcome, action, role, bucket, count) VALUES (?, ?, ?, ?, ?, ?, ?)

@@ -40,7 +40,9 @@ public struct OutcomeDay: Sendable, Hashable, Comparable, CustomStringConvertibl
     public init(number: Int) { self.number = number }
 
     /// The day `date` falls on, in UTC.
-    public init(_ date: Date) { number = Int((date.timeIntervalSince1970 / 86_400).rounded(.down)) }
+    public init(_ date: Date) { self.init(secondsSince1970: date.timeIntervalSince1970) }
+
+    public init(secondsSince1970 seconds: Double) { number = Int((seconds / 86_400).rounded(.down)) }
 
     /// `2026-12-05`; nil for anything else (a date that does not exist included).
     public init?(text: some StringProtocol) {

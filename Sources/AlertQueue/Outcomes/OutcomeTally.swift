@@ -43,10 +43,15 @@ public struct OutcomeTally: Sendable, Equatable {
     public var isEmpty: Bool { counts.isEmpty }
 
     public mutating func add(_ feed: FeedEvent) {
-        guard let outcome = AlertOutcome(feed.event.kind) else { return }
-        var key = OutcomeKey(day: OutcomeDay(feed.event.at), alert: feed.alert ?? AlertOutcome.adhoc, outcome: outcome)
+        add(feed.event.kind, at: OutcomeDay(feed.event.at), alert: feed.alert, detail: feed.event.detail)
+    }
+
+    /// Counts an event of `kind` on `day` for `alert` (nil: an ad-hoc spec); `detail` is read for
+    /// an ack only, so a store may leave it empty for the rest.
+    public mutating func add(_ kind: ItemEvent.Kind, at day: OutcomeDay, alert: String?, detail: [String: ParameterValue]) {
+        guard let outcome = AlertOutcome(kind) else { return }
+        var key = OutcomeKey(day: day, alert: alert ?? AlertOutcome.adhoc, outcome: outcome)
         if outcome == .acknowledged {
-            let detail = feed.event.detail
             if case .string(let action)? = detail["action"] { key.action = action }
             if case .string(let role)? = detail["role"] { key.role = role }
             switch detail["onScreen"] {
