@@ -51,9 +51,11 @@ struct PromiseState {
 /// }
 /// ```
 public final class ResponsePromise: Sendable {
-    /// The suspended connection and its server; nil for a detached promise.
+    /// The suspended connection and its server; nil for a detached promise. The server is held
+    /// weakly: a handler's task may run its last continuation (`execute`) after the server
+    /// stopped and was freed.
     nonisolated(unsafe) private let connection: OpaquePointer?
-    private unowned let core: ServerCore?
+    private weak let core: ServerCore?
     /// Where a detached promise delivers its response.
     private let deliver: (@Sendable (HTTPResponse) -> Void)?
     /// What the promise delivered, and whether the connection waits for it.
