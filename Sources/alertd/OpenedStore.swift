@@ -7,8 +7,9 @@ import Foundation
 import Logging
 
 /// The queue store `serve` runs on, and the work it needs in the background while the server
-/// runs: for PostgreSQL, the connection pool's `run()` and the wake-ups of long-polls by other
-/// instances' writes (`StoreWakeups`). SQLite and memory stores need nothing in the background.
+/// runs: for every store, the purge of old history (`HistoryRetention`); for PostgreSQL, also
+/// the connection pool's `run()` and the wake-ups of long-polls by other instances' writes
+/// (`StoreWakeups`).
 ///
 /// ```swift
 /// let opened = try OpenedStore(location, settings: queueSettings, clock: clock, postgres: postgresOptions)
@@ -55,6 +56,11 @@ final class OpenedStore {
             }
         }
         tasks.append(Task { await wakeups.run() })
+    }
+
+    /// Starts the purge of history older than the retention, for every store; `stop` ends it.
+    func keepHistory(_ retention: HistoryRetention) {
+        tasks.append(Task { await retention.run() })
     }
 
     /// Stops the background work and waits (at most `limit`) until it has: the last NOTIFYs go

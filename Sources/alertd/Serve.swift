@@ -114,6 +114,12 @@ struct Serve: ParsableCommand {
     @Option(name: Setting.renderCacheSize.optionName, help: Setting.renderCacheSize.optionHelp)
     var renderCacheSize: Int?
 
+    @Option(name: Setting.retention.optionName, help: Setting.retention.optionHelp)
+    var retention: String?
+
+    @Option(name: Setting.outcomesRetention.optionName, help: Setting.outcomesRetention.optionHelp)
+    var outcomesRetention: String?
+
     /// `--log-format`, `--log-level`.
     @OptionGroup var logging: LogOptions
 
@@ -157,6 +163,8 @@ struct Serve: ParsableCommand {
         let givenAdminToken = settings.optionalString(adminToken, .adminToken)
         let givenSecret = secrets.givenSessionSecret(&settings)
         let catalogFolder = settings.optionalString(catalogs, .catalogs)
+        let retentionPeriod = settings.period(retention, .retention)
+        let outcomesPeriod = settings.period(outcomesRetention, .outcomesRetention)
         let logs = logging.resolve(&settings)
         settings.reportUnknownFileSettings()
 
@@ -217,6 +225,10 @@ struct Serve: ParsableCommand {
             sqlite: (sqliteDurability ?? .full, postgresOptions.requestTimeout), postgres: postgresOptions)
         let queue = QueueServices(store: opened.store, credentials: credentials, settings: queueSettings, clock: clock)
         opened.start(polls: queue.polls, logger: logger)
+        opened.keepHistory(
+            HistoryRetention(
+                store: opened.store, clock: clock, retention: TimeInterval(retentionPeriod.seconds),
+                outcomesRetention: TimeInterval(outcomesPeriod.seconds), logger: logger))
         logger.info("store opened", metadata: ["store": "\(storeLocation)"])
         for file in credentials.files { logger.info("secret kept (owner only)", metadata: ["file": "\(file)"]) }
         let service = try AlertService(

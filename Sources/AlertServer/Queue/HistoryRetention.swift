@@ -1,0 +1,98 @@
+import AlertQueue
+import Foundation
+import Logging
+
+/// Deletes the queue's history once it is older than the retention: in the background, a pass
+/// every `interval`, each a sweep of short purge batches (`QueueStore.purge`) with a pause
+/// between two, so that live writes interleave with them. Time comes from `clock`: an item
+/// finished before `clock.now() - retention` goes, with its events.
+///
+/// ```swift
+/// let retention = HistoryRetention(store: store, clock: clock, retention: 30 * 86_400, logger: logger)
+/// let task = Task { await retention.run() }   // for the server's life
+/// task.cancel()                                // at shutdown
+/// ```
+public struct HistoryRetention: Sendable {
+    public let store: any QueueStore
+    public let clock: any AlertClock
+    /// Seconds a finished item is kept.
+    public let retention: TimeInterval
+    /// Seconds the daily outcome roll-ups are kept (`--outcomes-retention`), for the step that
+    /// deletes the older ones in each pass.
+    public let outcomesRetention: TimeInterval
+    /// Items each purge batch looks at.
+    public let batchSize: Int
+    /// Between two passes.
+    public let interval: Duration
+    /// Between two batches of a pass.
+    public let pause: Duration
+    public let logger: Logger
+
+    public init(
+        store: any QueueStore, clock: any AlertClock, retention: TimeInterval, outcomesRetention: TimeInterval = 400 * 86_400,
+        batchSize: Int = 500, interval: Duration = .seconds(60), pause: Duration = .milliseconds(20),
+        logger: Logger = Logger(label: "alertd")
+    ) {
+        self.store = store
+        self.clock = clock
+        self.retention = retention
+        self.outcomesRetention = outcomesRetention
+        self.batchSize = batchSize
+        self.interval = interval
+        self.pause = pause
+        self.logger = logger
+    }
+
+    /// Runs a pass at once, then one every `interval`, until the calling task is cancelled. A
+    /// pass that fails (the store unreachable) is logged and tried again at the next interval.
+    public func run() async {
+        while !Task.isCancelled {
+            do {
+                try await pass()
+            } catch is CancellationError {
+                return
+            } catch {
+                logger.warning("history retention failed; trying again later", metadata: ["error": "\(error)"])
+            }
+            try? await Task.sleep(for: interval)
+        }
+    }
+
+    /// One pass: every step of the retention, in order, at one instant of the clock.
+    ///
+    /// The outcome roll-ups of the items about to go are taken first, then the roll-ups older
+    /// than `outcomesRetention` go: both belong at the top of this method, before the purge.
+    @discardableResult
+    public func pass() async throws -> Erasure {
+        let now = clock.now()
+        return try await purge(finishedBefore: now.addingTimeInterval(-retention))
+    }
+
+    /// Purges what finished before `cutoff`, batch after batch until the sweep reaches the cutoff;
+    /// logs what went at `info` when anything did.
+    private func purge(finishedBefore cutoff: Date) async throws -> Erasure {
+        let started = ContinuousClock.now
+        var purged = Erasure.nothing
+        var cursor: PurgeCursor?
+        var batches = 0
+        repeat {
+            if batches > 0, pause > .zero { try await Task.sleep(for: pause) }
+            try Task.checkCancellation()
+            let batch = try await store.purge(finishedBefore: cutoff, after: cursor, limit: batchSize)
+            purged.items += batch.items
+            purged.events += batch.events
+            cursor = batch.next
+            batches += 1
+        } while cursor != nil
+        if purged.items > 0 {
+            let took = ContinuousClock.now - started
+            logger.info(
+                "history purged",
+                metadata: [
+                    "items": "\(purged.items)", "events": "\(purged.events)", "batches": "\(batches)",
+                    "took_ms": "\(took.components.seconds * 1000 + took.components.attoseconds / 1_000_000_000_000_000)",
+                ])
+        }
+        return purged
+    }
+}
