@@ -30,7 +30,7 @@ public struct HistoryRetention: Sendable {
 
     public init(
         store: any QueueStore, clock: any AlertClock, retention: TimeInterval, outcomesRetention: TimeInterval = 400 * 86_400,
-        batchSize: Int = 500, interval: Duration = .seconds(60), pause: Duration = .milliseconds(20),
+        batchSize: Int = 100, interval: Duration = .seconds(60), pause: Duration = .milliseconds(10),
         logger: Logger = Logger(label: "alertd")
     ) {
         self.store = store
