@@ -64,12 +64,16 @@ final class OpenedStore {
     }
 
     /// Stops the background work and waits (at most `limit`) until it has: the last NOTIFYs go
-    /// out, the wake-ups stop, and the pool closes its connections.
+    /// out, the wake-ups and the retention stop, and the pool closes its connections.
     func stop(within limit: Duration = .seconds(10)) {
         guard !tasks.isEmpty else { return }
         let done = DispatchSemaphore(value: 0)
-        Task { [tasks, store] in
-            if let postgres = store as? PostgresQueueStore { await postgres.flushNotifications() }
+        // Not the store itself: this task may let go of what it holds after `done` is signalled,
+        // and a SQLite store closes (its WAL copied into the file and removed) when the last
+        // reference goes, before the process exits.
+        let postgres = store as? PostgresQueueStore
+        Task { [tasks, postgres] in
+            await postgres?.flushNotifications()
             for task in tasks { task.cancel() }
             for task in tasks { await task.value }
             done.signal()
