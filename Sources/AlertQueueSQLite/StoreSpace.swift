@@ -12,8 +12,8 @@ import GRDB
 enum StoreSpace {
     /// 64 MiB.
     static let journalSizeLimit = 64 << 20
-    /// 256 pages (1 MiB) a batch: more than a batch of 100 purged items frees, few enough
-    /// that moving them keeps the transaction short.
+    /// 256 pages (1 MiB) a batch: more than a batch of purged items frees, few enough that
+    /// moving them keeps the transaction short.
     static let vacuumPages = 256
 
     /// Turns on incremental auto-vacuum in a database with nothing in it yet. A WAL database's

@@ -30,7 +30,7 @@ public struct HistoryRetention: Sendable {
 
     public init(
         store: any QueueStore, clock: any AlertClock, retention: TimeInterval, outcomesRetention: TimeInterval = 400 * 86_400,
-        batchSize: Int = 100, interval: Duration = .seconds(60), pause: Duration = .milliseconds(10),
+        batchSize: Int = 25, interval: Duration = .seconds(60), pause: Duration = .milliseconds(10),
         logger: Logger = Logger(label: "alertd")
     ) {
         self.store = store
