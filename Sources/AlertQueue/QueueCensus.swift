@@ -1,20 +1,20 @@
 import AlertSpec
 
-/// How many items a whole store holds, by lane and state: what `/metrics` reports as queue
-/// depth, expirations and dead letters. Counted as of a moment: a queued item whose TTL has
-/// passed counts as `expired` (it will never be delivered), even before a step of its session
-/// has marked it so.
+/// How many live items a whole store holds, by lane and state: what `/metrics` reports as
+/// queue depth. Counted as of a moment: a queued item whose TTL has passed counts as `expired`
+/// (it will never be delivered) until a step of its session marks it so.
 ///
-/// Only `queued`, `presenting`, `expired` and `dead` are counted: `done` and `cancelled` items,
-/// the usual end of an item and the bulk of a store's history, are not read.
+/// Only queued and presenting items are read, so the count costs the same however much history
+/// the store keeps: items already marked expired or dead, and done and cancelled ones, are not
+/// counted (their totals are counters of outcomes, not a census).
 ///
 /// ```swift
 /// let census = try await store.census(now: .now)
 /// census[.modal, .queued]   // modal alerts waiting in every session
 /// ```
 public struct QueueCensus: Sendable, Equatable {
-    /// The states counted.
-    public static let states: [ItemState] = [.queued, .presenting, .expired, .dead]
+    /// The states counted: `expired` holds only queued items whose TTL has passed.
+    public static let states: [ItemState] = [.queued, .presenting, .expired]
 
     private var counts: [Lane: [ItemState: Int]] = [:]
 

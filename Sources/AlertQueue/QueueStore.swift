@@ -72,6 +72,15 @@ public protocol QueueStore: Sendable {
     /// nothing. The caller wakes the session's waiting polls.
     func erase(session: String) async throws -> Erasure
 
+    /// One batch of the retention's sweep, in one short transaction: looks at up to `limit` items
+    /// in enqueue order, after `after` (from the oldest when nil), and deletes those finished
+    /// (done, cancelled, expired, dead) before `cutoff`, with their events. An item finished when
+    /// its last event was recorded (one without events, when it was enqueued). Live items, and
+    /// items finished at or after the cutoff, are stepped over and stay. The sweep ends
+    /// (`next` nil) at the first item enqueued at or after the cutoff, which cannot have finished
+    /// before it, or after the last item.
+    func purge(finishedBefore cutoff: Date, after: PurgeCursor?, limit: Int) async throws -> PurgeBatch
+
     /// Holds modal and toast delivery until `until`, or releases the hold (nil).
     func hold(session: String, until: Date?) async throws
 
@@ -86,8 +95,8 @@ public protocol QueueStore: Sendable {
     /// why its writes fail says so, and tries a write before it reports a recovery.
     func readiness() async -> QueueError?
 
-    /// Items across every session by lane and state at `now` (for `/metrics`): one aggregate
-    /// query over the items that are live, expired or dead, never over done or cancelled ones.
+    /// Live items across every session by lane and state at `now` (for `/metrics`): one
+    /// aggregate query over the queued and presenting items only, whatever the history holds.
     func census(now: Date) async throws -> QueueCensus
 }
 

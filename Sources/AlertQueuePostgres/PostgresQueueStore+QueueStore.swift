@@ -85,8 +85,8 @@ extension PostgresQueueStore {
         }
     }
 
-    /// Every instance's items, at the store's clock (the database's, unless `options.clock` is
-    /// the caller's, as in every call).
+    /// Every instance's live items (through `items_census_live`), at the store's clock (the
+    /// database's, unless `options.clock` is the caller's, as in every call).
     public func census(now: Date) async throws -> QueueCensus {
         let caller: Double? = if case .caller = options.clock { now.timeIntervalSince1970 } else { nil }
         return try await perform { connection in
@@ -96,7 +96,7 @@ extension PostgresQueueStore {
                     CASE WHEN state = 'queued' AND expires_at <= coalesce(\(caller)::float8, extract(epoch FROM now())::float8)
                         THEN 'expired' ELSE state END AS counted,
                     count(*)
-                FROM alertd.items WHERE state IN ('queued', 'presenting', 'expired', 'dead')
+                FROM alertd.items WHERE state IN ('queued', 'presenting')
                 GROUP BY lane, counted
                 """, logger: self.logger
             ).collect()

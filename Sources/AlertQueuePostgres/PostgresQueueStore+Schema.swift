@@ -103,6 +103,17 @@ extension PostgresQueueStore {
         Migration(name: "orderEventFeed", statements: eventFeedSchema),
         // Daily outcome counters, rolled up from the event feed; they outlive item retention.
         Migration(name: "createOutcomes", statements: outcomesSchema),
+        // The census reads the queued and presenting items only: expired and dead ones are
+        // history, kept until the retention purges them, and made each scrape slower as they grew.
+        Migration(
+            name: "censusOfLiveItems",
+            statements: [
+                "DROP INDEX alertd.items_census",
+                """
+                CREATE INDEX items_census_live ON alertd.items (state, lane, expires_at)
+                WHERE state IN ('queued', 'presenting')
+                """,
+            ]),
     ]
 
     /// `alertd.lock_session(session, with_sequence, states, ticket)`: a write's first round trip.

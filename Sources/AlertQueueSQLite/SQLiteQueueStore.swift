@@ -36,6 +36,8 @@ public struct SQLiteQueueStore: EnqueueAndTakeNext {
     private let file: StoreFile?
     /// The first failure since the last write that succeeded.
     let health = WriteHealth()
+    /// Free pages a purge batch hands back to the file system, at most (see `StoreSpace`).
+    let vacuumPages: Int
 
     /// Opens (or creates) the database at `path`, in WAL mode, and migrates it. Its WAL is
     /// checkpointed in the background, not by commits (see `Checkpointer`). `clock` times the
@@ -50,27 +52,31 @@ public struct SQLiteQueueStore: EnqueueAndTakeNext {
     }
 
     /// A file store whose WAL is checkpointed from `minimumFrames` pages and starts again past
-    /// `restartFrames` (tests make them small).
+    /// `restartFrames`, is cut back to `journalSizeLimit` bytes when it does, and whose purges
+    /// free up to `vacuumPages` pages each (tests make them small).
     init(
         path: String, settings: QueueSettings, durability: SQLiteDurability = .full, timeout: Duration = .seconds(5),
         clock: any AlertClock = SystemClock(), minimumFrames: Int = Checkpointer.minimumFrames,
-        restartFrames: Int = Checkpointer.restartFrames
+        restartFrames: Int = Checkpointer.restartFrames, journalSizeLimit: Int = StoreSpace.journalSizeLimit,
+        vacuumPages: Int = StoreSpace.vacuumPages
     ) throws {
         // The writer's commits report to `progress` instead of checkpointing (see `Checkpointer`);
         // the pool keeps this closure, and with it `progress`, as long as its connections.
         let progress = WALProgress()
-        var configuration = Self.configuration(durability: durability)
+        var configuration = Self.configuration(durability: durability, journalSizeLimit: journalSizeLimit)
         configuration.prepareDatabase { db in progress.watch(db) }
         let pool = try DatabasePool(path: path, configuration: configuration)
         let file = StoreFile(path: path)
         let batcher = WriteBatcher(writer: pool, clock: clock, timeout: timeout) { file?.check() }
         let checkpointer = try Checkpointer(
-            path: path, configuration: Self.configuration(durability: durability), progress: progress, clock: clock,
+            path: path, configuration: Self.configuration(durability: durability, journalSizeLimit: journalSizeLimit),
+            progress: progress, clock: clock,
             minimumFrames: minimumFrames, restartFrames: restartFrames
         ) {
             batcher.requestCatchUp()
         }
-        try self.init(writer: pool, batcher: batcher, settings: settings, checkpointer: checkpointer, file: file)
+        try self.init(
+            writer: pool, batcher: batcher, settings: settings, checkpointer: checkpointer, file: file, vacuumPages: vacuumPages)
     }
 
     /// A store in memory: gone with the process, otherwise the same as a file.
@@ -80,22 +86,26 @@ public struct SQLiteQueueStore: EnqueueAndTakeNext {
 
     init(
         writer: any DatabaseWriter, batcher: WriteBatcher? = nil, settings: QueueSettings, checkpointer: Checkpointer? = nil,
-        file: StoreFile? = nil
+        file: StoreFile? = nil, vacuumPages: Int = StoreSpace.vacuumPages
     ) throws {
         self.writer = writer
+        self.vacuumPages = vacuumPages
         self.batcher = batcher ?? WriteBatcher(writer: writer)
         self.checkpointer = checkpointer
         self.file = file
         self.policy = QueuePolicy(settings: settings)
+        try StoreSpace.vacuumIncrementallyIfNew(writer)
         try Self.migrator.migrate(writer)
     }
 
-    static func configuration(durability: SQLiteDurability) -> Configuration {
+    static func configuration(durability: SQLiteDurability, journalSizeLimit: Int = StoreSpace.journalSizeLimit) -> Configuration {
         var configuration = Configuration()
         // Another store instance or process on the same file may hold the write lock for a moment.
         configuration.busyMode = .timeout(10)
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = \(durability.synchronous)")
+            // The WAL is cut back to this size each time it starts again after a checkpoint.
+            try db.execute(sql: "PRAGMA journal_size_limit = \(journalSizeLimit)")
         }
         return configuration
     }
@@ -243,7 +253,7 @@ public struct SQLiteQueueStore: EnqueueAndTakeNext {
         return await isReachable() ? nil : .unavailable("the database cannot be read")
     }
 
-    /// Read from a snapshot, beside the writers; `items_census` covers the query.
+    /// Read from a snapshot, beside the writers; `items_census_live` covers the query.
     public func census(now: Date) async throws -> QueueCensus {
         try read { db in
             var census = QueueCensus()

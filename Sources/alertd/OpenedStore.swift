@@ -7,8 +7,9 @@ import Foundation
 import Logging
 
 /// The queue store `serve` runs on, and the work it needs in the background while the server
-/// runs: for PostgreSQL, the connection pool's `run()` and the wake-ups of long-polls by other
-/// instances' writes (`StoreWakeups`); for every store, what `run` is given (the outcome roll-up).
+/// runs: for every store, the purge of old history (`HistoryRetention`) and what `run` is given
+/// (the outcome roll-up); for PostgreSQL, also the connection pool's `run()` and the wake-ups of
+/// long-polls by other instances' writes (`StoreWakeups`).
 ///
 /// ```swift
 /// let opened = try OpenedStore(location, settings: queueSettings, clock: clock, postgres: postgresOptions)
@@ -62,11 +63,16 @@ final class OpenedStore {
         tasks.append(Task { await work() })
     }
 
+    /// Starts the purge of history older than the retention, for every store; `stop` ends it.
+    func keepHistory(_ retention: HistoryRetention) {
+        tasks.append(Task { await retention.run() })
+    }
+
     /// Stops the background work and waits (at most `limit`) until it has: the last NOTIFYs go
-    /// out, the wake-ups and roll-ups stop, and the pool closes its connections. The waiting
-    /// task holds the tasks it waits for and nothing else: a SQLite store must go with the last
-    /// reference `serve` holds (closing it checkpoints and removes its WAL), not with a task
-    /// still unwinding when the process exits.
+    /// out, the wake-ups, roll-ups and the retention stop, and the pool closes its connections.
+    /// The waiting task holds the tasks it waits for and nothing else: a SQLite store must go
+    /// with the last reference `serve` holds (closing it checkpoints and removes its WAL), not
+    /// with a task still unwinding when the process exits.
     func stop(within limit: Duration = .seconds(10)) {
         guard !tasks.isEmpty else { return }
         let (waiting, postgres) = (tasks, store as? PostgresQueueStore)

@@ -117,6 +117,12 @@ struct Serve: ParsableCommand {
     @Option(name: Setting.renderCacheSize.optionName, help: Setting.renderCacheSize.optionHelp)
     var renderCacheSize: Int?
 
+    @Option(name: Setting.retention.optionName, help: Setting.retention.optionHelp)
+    var retention: String?
+
+    @Option(name: Setting.outcomesRetention.optionName, help: Setting.outcomesRetention.optionHelp)
+    var outcomesRetention: String?
+
     /// `--log-format`, `--log-level`.
     @OptionGroup var logging: LogOptions
 
@@ -162,6 +168,8 @@ struct Serve: ParsableCommand {
         let givenAdminToken = settings.optionalString(adminToken, .adminToken)
         let givenSecret = secrets.givenSessionSecret(&settings)
         let catalogFolder = settings.optionalString(catalogs, .catalogs)
+        let retentionPeriod = settings.period(retention, .retention)
+        let outcomesPeriod = settings.period(outcomesRetention, .outcomesRetention)
         let logs = logging.resolve(&settings)
         settings.reportUnknownFileSettings()
 
@@ -230,6 +238,10 @@ struct Serve: ParsableCommand {
             renderCacheSize: renderCache, metrics: metrics, logger: logger)
         reload.onSignal { _ = service.reloadCatalogs(via: "signal") }
         opened.run { await service.outcomes.run() }
+        opened.keepHistory(
+            HistoryRetention(
+                store: opened.store, clock: clock, retention: TimeInterval(retentionPeriod.seconds),
+                outcomesRetention: TimeInterval(outcomesPeriod.seconds), logger: logger, rollUps: service.outcomes))
         let server = try HTTPServer(configuration: http, handler: service, observer: service.observer)
         let hostText = http.host.contains(":") ? "[\(http.host)]" : http.host
         say("alertd listening on http://\(hostText):\(server.port)")  // exactly this: supervisors and tests read it

@@ -259,6 +259,17 @@ extension Setting {
             (path, query, Accept-Language) and given again before routing
             """)
 
+    static let retention = Setting(
+        name: "retention", environment: "ALERTD_RETENTION", default: .text("30d"),
+        help: """
+            How long finished alerts (done, cancelled, expired, dead) and their timelines are kept, as `30d`, \
+            `12h`, `15m` or `90s`; older ones are deleted in the background, in small batches
+            """)
+
+    static let outcomesRetention = Setting(
+        name: "outcomes-retention", environment: "ALERTD_OUTCOMES_RETENTION", default: .text("400d"),
+        help: "How long the daily roll-ups of alert outcomes are kept, as `400d`, `12h`, `15m` or `90s`")
+
     static let logFormat = Setting(
         name: "log-format", environment: "ALERTD_LOG_FORMAT", default: .text(LogFormat.text.rawValue),
         help: "Log lines on standard error as `text` (for people) or `json` (one object per line)")
@@ -275,6 +286,7 @@ extension Setting {
         config, host, port, store, storePoolSize, storeTimeout, durability, storeNotifySpacing, dataDir, adminToken,
         sessionSecret, lease, maxDeliveries, maxQueueLength, timeline, catalogs, maxBodySize, threads, connectionLimit,
         perClientConnectionLimit, connectionMemory, maxURLLength, maxHeaderCount, maxHeadSize, connectionTimeout,
-        requestHeadTimeout, requestBodyGrace, requestBodyMinRate, shutdownGrace, renderCacheSize, logFormat, logLevel,
+        requestHeadTimeout, requestBodyGrace, requestBodyMinRate, shutdownGrace, renderCacheSize, retention, outcomesRetention,
+        logFormat, logLevel,
     ]
 }

@@ -184,6 +184,7 @@ private struct UnreachableStore: QueueStore {
     func purgeOutcomes(before day: OutcomeDay) async throws -> Int { throw Self.error }
     func cancel(session: String, ticket: String?, by cause: CancelCause, now: Date) async throws -> Int { throw Self.error }
     func erase(session: String) async throws -> Erasure { throw Self.error }
+    func purge(finishedBefore cutoff: Date, after: PurgeCursor?, limit: Int) async throws -> PurgeBatch { throw Self.error }
     func hold(session: String, until: Date?) async throws { throw Self.error }
     func holdUntil(session: String, now: Date) async throws -> Date? { throw Self.error }
     func snapshot(session: String, now: Date, finished: Int) async throws -> SessionSnapshot { throw Self.error }

@@ -71,9 +71,9 @@ public final class ServiceMetrics: Sendable {
             GET /v1/events requests suspended on this instance, waiting for an event or their deadline.
             """))
         let census = Self.name("alertd_queue_items", unit: "", """
-            Items in the whole store (every instance's), by lane and state, counted at scrape time: queued \
-            and presenting are the queues' depth; expired and dead only grow, so their delta is the \
-            expirations and dead letters.
+            Live items in the whole store (every instance's), by lane and state, counted at scrape time: queued \
+            and presenting are the queues' depth; expired, queued items whose TTL has passed and that no step \
+            has marked yet.
             """)
         var items: [Lane: [ItemState: Gauge]] = [:]
         for lane in Lane.allCases {

@@ -1,0 +1,57 @@
+import AlertQueue
+import Foundation
+import GRDB
+
+extension SQLiteQueueStore {
+    /// One write through the batcher, as short as any step: up to `limit` items read in enqueue
+    /// order through the `sequence` index, each finished one's last event a lookup of
+    /// `events_item`; those finished before `cutoff` go with their events. Then up to
+    /// `vacuumPages` free pages are handed back to the file system (`incremental_vacuum`; a file
+    /// made before incremental auto-vacuum keeps its free pages for new rows instead).
+    public func purge(finishedBefore cutoff: Date, after: PurgeCursor?, limit: Int) async throws -> PurgeBatch {
+        let (batch, tickets) = try await write { [vacuumPages] db -> (PurgeBatch, [String]) in
+            let limit = max(1, limit)
+            let rows = try Row.fetchAll(db.cachedStatement(sql: PurgeSQL.scan), arguments: [after?.sequence ?? Int64.min, limit])
+            let line = cutoff.timeIntervalSince1970
+            var (tickets, events, next) = ([String](), 0, rows.last.map { PurgeCursor(sequence: $0[5]) })
+            if rows.count < limit { next = nil }
+            for row in rows {
+                let (ticket, session, state, enqueuedAt): (String, String, String, Double) = (row[0], row[1], row[2], row[3])
+                if enqueuedAt >= line {
+                    next = nil
+                    break
+                }
+                guard let itemState = ItemState(rawValue: state), !itemState.isLive,
+                    (row[4] as Double? ?? enqueuedAt) < line
+                else { continue }
+                // The newest events may go too: their ids must still never be given again.
+                if tickets.isEmpty { try EventRecord.raiseFloor(in: db) }
+                try db.cachedStatement(sql: PurgeSQL.deleteEvents).execute(arguments: [session, ticket])
+                events += db.changesCount
+                try db.cachedStatement(sql: PurgeSQL.deleteItem).execute(arguments: [ticket])
+                tickets.append(ticket)
+            }
+            if !tickets.isEmpty, vacuumPages > 0 {
+                try db.execute(sql: "PRAGMA incremental_vacuum(\(vacuumPages))")
+            }
+            return (PurgeBatch(items: tickets.count, events: events, next: next), tickets)
+        }
+        // Decoded contents are kept by ticket: drop the purged ones from memory too.
+        for ticket in tickets { contents.forget(key: ticket) }
+        return batch
+    }
+}
+
+/// The purge's statements.
+enum PurgeSQL {
+    /// Items in enqueue order after a sequence, with the time of each one's last event.
+    static let scan = """
+        SELECT i.ticket, i.session, i.state, i.enqueued_at,
+            (SELECT e.at FROM events e WHERE e.session = i.session AND e.ticket = i.ticket ORDER BY e.id DESC LIMIT 1),
+            i.sequence
+        FROM items i WHERE i.sequence > ? ORDER BY i.sequence LIMIT ?
+        """
+    static let deleteEvents = "DELETE FROM events WHERE session = ? AND ticket = ?"
+    /// Finished items only: a live item is never purged, whatever a caller asked.
+    static let deleteItem = "DELETE FROM items WHERE ticket = ? AND state NOT IN ('queued', 'presenting')"
+}
