@@ -77,7 +77,7 @@ struct OutcomeReportView: Encodable {
             answerSeconds = figures.answerSeconds.map { AnswerSeconds(p50: Self.rounded($0.p50), p90: Self.rounded($0.p90)) }
         }
 
-        private static func rounded(_ seconds: Double) -> Double { (seconds * 10).rounded() / 10 }
+        private static func rounded(_ seconds: Double) -> Double { (seconds * 100).rounded() / 100 }
     }
 
     /// Acks by action; an ack without an action has neither id nor role.
