@@ -10,8 +10,8 @@
 #
 #   WORKLOAD  enqueue (default: new parameters and dedupe key each, 32 connections, SQLite store
 #             in a temporary folder), hit (the render endpoint, one cached alert), 304 (the
-#             same, revalidated with If-None-Match) or miss (the render endpoint, new parameters
-#             each)
+#             same, revalidated with If-None-Match), miss (the render endpoint, new parameters
+#             each) or cycle (enqueue -> next -> ack, one session per connection)
 #   COUNT     requests counted (default 3200), after 1000 not counted (caches, batches warm)
 #   ALERTD_BIN  the build to count (default .build/release/alertd)
 #   STORE     the queue store (default: SQLite in the temporary folder); a postgres:// URL counts

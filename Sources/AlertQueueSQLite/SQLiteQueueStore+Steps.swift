@@ -33,8 +33,7 @@ extension SQLiteQueueStore {
             try ItemRecord.updateRefreshed(item, in: db)
             let (contents, ticket) = (contents, item.ticket)
             contents.forget(key: ticket)
-            let forget: @Sendable (Database) -> Void = { _ in contents.forget(key: ticket) }
-            db.afterNextTransaction(onCommit: forget, onRollback: forget)
+            batcher.transactionEnd.then { contents.forget(key: ticket) }
         }
         for item in items.inserted {
             try ItemRecord(item, contents: contents).insertRow(db)

@@ -27,9 +27,9 @@ public struct SQLiteQueueStore: EnqueueAndTakeNext {
     let batcher: WriteBatcher
     public let policy: QueuePolicy
     let contents = ContentCache()
-    let sequences = SequenceMemo(stored: ItemRecord.lastSequence)
+    let sequences: SequenceMemo
     /// Event ids: increasing, and never given twice (see `EventRecord`).
-    let eventIDs = SequenceMemo(stored: EventRecord.lastID)
+    let eventIDs: SequenceMemo
     /// Checkpoints a file's WAL in the background (none in memory).
     private let checkpointer: Checkpointer?
     /// The file opened (none in memory), checked after every commit.
@@ -90,7 +90,10 @@ public struct SQLiteQueueStore: EnqueueAndTakeNext {
     ) throws {
         self.writer = writer
         self.vacuumPages = vacuumPages
-        self.batcher = batcher ?? WriteBatcher(writer: writer)
+        let batcher = batcher ?? WriteBatcher(writer: writer)
+        self.batcher = batcher
+        sequences = SequenceMemo(stored: ItemRecord.lastSequence, transactionEnd: batcher.transactionEnd)
+        eventIDs = SequenceMemo(stored: EventRecord.lastID, transactionEnd: batcher.transactionEnd)
         self.checkpointer = checkpointer
         self.file = file
         self.policy = QueuePolicy(settings: settings)

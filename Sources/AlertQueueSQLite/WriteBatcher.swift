@@ -55,6 +55,8 @@ final class WriteBatcher: Sendable {
     private let watchdog: any AlertTimer
     /// Asked after every commit, before the writes are answered: an error fails them all.
     private let verify: (@Sendable () -> (any Error)?)?
+    /// Told when each transaction ends, before its writes are answered.
+    let transactionEnd = TransactionEnd()
 
     init(
         writer: any DatabaseWriter, clock: any AlertClock = SystemClock(), timeout: Duration = .seconds(5),
@@ -222,6 +224,7 @@ final class WriteBatcher: Sendable {
     /// throws `MustIsolate` (only when not `isolated`), or when it cannot begin or commit.
     private func commit(_ batch: [Write], isolated: Bool, answers: inout [@Sendable () -> Void], _ db: Database) throws {
         answers.removeAll(keepingCapacity: true)
+        defer { transactionEnd.ended() }
         try db.inImmediateTransaction {
             for write in batch {
                 // A write that failed may have had SQLite end the transaction (a full disk, an

@@ -7,9 +7,10 @@ every status. Loopback only; no timing is printed.
 WORKLOAD: enqueue (new parameters and a new dedupe key each, as scripts/bench/enqueue.lua, 50
 sessions per connection), hit (the render endpoint, one cached alert), 304 (the same with
 If-None-Match naming its tag) or miss (the render endpoint with new parameters each, as
-scripts/bench/render-miss.lua). ROUND makes the sessions, keys and parameters of one run differ
+scripts/bench/render-miss.lua) or cycle (enqueue -> next -> ack, as scripts/bench/cycle.c, one
+session per connection; COUNT counts requests, three a cycle). ROUND makes the sessions, keys and parameters of one run differ
 from another's."""
-import asyncio, http.client, sys
+import asyncio, http.client, json, sys
 
 PORT, WORKLOAD, COUNT, CONNECTIONS, ROUND = int(sys.argv[1]), sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
 ADMIN = "bench-admin-token"
@@ -42,20 +43,50 @@ def miss(worker, index):
     path = f"/v1/catalogs/app/alerts/newMessages?locale=zh-Hans&count={index}&sender={ROUND}-{worker}"
     return f"GET {path} HTTP/1.1\r\nHost: x\r\n\r\n".encode(), b"HTTP/1.1 200"
 
+async def exchange(reader, writer, request, expected):
+    """Sends one request and returns its body, once its status is the one expected."""
+    writer.write(request)
+    await writer.drain()
+    head = await reader.readuntil(b"\r\n\r\n")
+    if not head.startswith(expected):
+        raise SystemExit(f"unexpected answer: {head[:80]!r}")
+    length = next(int(line.split(b":")[1]) for line in head.split(b"\r\n") if line.lower().startswith(b"content-length"))
+    return await reader.readexactly(length)
+
 async def connection(worker, count, make):
     reader, writer = await asyncio.open_connection("127.0.0.1", PORT)
     for index in range(count):
-        request, expected = make(worker, index)
-        writer.write(request)
-        await writer.drain()
-        head = await reader.readuntil(b"\r\n\r\n")
-        if not head.startswith(expected):
-            raise SystemExit(f"unexpected answer: {head[:80]!r}")
-        length = next(int(line.split(b":")[1]) for line in head.split(b"\r\n") if line.lower().startswith(b"content-length"))
-        await reader.readexactly(length)
+        await exchange(reader, writer, *make(worker, index))
+    writer.close()
+
+def post(path, token, body):
+    body = body.encode()
+    return (f"POST {path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {token}\r\n"
+            f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n").encode() + body
+
+def session_token(session):
+    conn = http.client.HTTPConnection("127.0.0.1", PORT, timeout=10)
+    conn.request("POST", f"/v1/sessions/{session}/token", headers={"Authorization": f"Bearer {ADMIN}"})
+    return json.loads(conn.getresponse().read())["token"]
+
+async def cycles(worker, count):
+    """enqueue -> next -> ack on one session, count requests in all."""
+    session = f"c{ROUND}-{worker}"
+    token = session_token(session)
+    reader, writer = await asyncio.open_connection("127.0.0.1", PORT)
+    for index in range(count // 3):
+        await exchange(reader, writer, post(f"/v1/sessions/{session}/queue", ADMIN,
+                                            f'{{"alert":"app/questionExit","dedupeKey":"c{index}"}}'), b"HTTP/1.1 201")
+        body = await exchange(reader, writer, f"GET /v1/sessions/{session}/next HTTP/1.1\r\nHost: x\r\n"
+                              f"Authorization: Bearer {token}\r\n\r\n".encode(), b"HTTP/1.1 200")
+        ticket = json.loads(body)["ticket"]
+        await exchange(reader, writer, post(f"/v1/sessions/{session}/queue/{ticket}/ack", token,
+                                            '{"action":"leave"}'), b"HTTP/1.1 200")
     writer.close()
 
 async def main():
+    if WORKLOAD == "cycle":
+        return await asyncio.gather(*[cycles(w, COUNT // CONNECTIONS) for w in range(CONNECTIONS)])
     make = not_modified(current_tag()) if WORKLOAD == "304" else {"enqueue": enqueue, "hit": hit, "miss": miss}[WORKLOAD]
     await asyncio.gather(*[connection(w, COUNT // CONNECTIONS, make) for w in range(CONNECTIONS)])
 
