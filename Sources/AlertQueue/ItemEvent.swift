@@ -121,35 +121,20 @@ extension ItemEvent {
     /// The detail as compact JSON text, keys sorted: what the stores keep. Written by hand, not
     /// by `JSONSerialization`, which boxed every value on a path every write takes.
     public var detailJSON: String {
-        var text = "{"
-        for (index, key) in detail.keys.sorted().enumerated() {
-            if index > 0 { text += "," }
-            Self.appendQuoted(key, to: &text)
-            text += ":"
+        var output = JSONOutput(capacity: 128)
+        output.beginObject()
+        for key in detail.keys.sorted() {
+            output.key(key)
             switch detail[key]! {
-            case .integer(let int): text += String(int)
-            case .number(let double): text += double.isFinite ? "\(double)" : "null"
-            case .string(let string): Self.appendQuoted(string, to: &text)
-            case .boolean(let bool): text += bool ? "true" : "false"
+            case .integer(let int): output.write(int)
+            case .number(let double) where double.isFinite: try? output.write(double)
+            case .number: output.writeNull()
+            case .string(let string): output.write(string)
+            case .boolean(let bool): output.write(bool)
             }
         }
-        return text + "}"
-    }
-
-    private static func appendQuoted(_ string: String, to text: inout String) {
-        text += "\""
-        for scalar in string.unicodeScalars {
-            switch scalar {
-            case "\"": text += "\\\""
-            case "\\": text += "\\\\"
-            case "\n": text += "\\n"
-            case "\r": text += "\\r"
-            case "\t": text += "\\t"
-            case _ where scalar.value < 0x20: text += String(format: "\\u%04x", scalar.value)
-            default: text.unicodeScalars.append(scalar)
-            }
-        }
-        text += "\""
+        output.endObject()
+        return String(decoding: output.bytes, as: UTF8.self)
     }
 
     /// A detail read back from `detailJSON`, by `JSON(parsing:)`: `JSONDecoder` took 70% of

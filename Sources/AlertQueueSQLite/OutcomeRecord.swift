@@ -20,11 +20,14 @@ enum OutcomeRecord {
         INSERT INTO outcome_cursor (id, event_id) VALUES (1, 0);
         """
 
-    /// Counts the events after the cursor into the counters and moves the cursor, in `db`'s
-    /// transaction.
-    static func rollUp(limit: Int, in db: Database) throws -> OutcomeRollUp {
-        let cursor = EventCursor(id: try Int64.fetchOne(db, sql: "SELECT event_id FROM outcome_cursor WHERE id = 1") ?? 0)
-        // The feed's rows, but only what a count needs: no event built, an ack's detail alone read.
+    /// Where the roll-up stopped in the feed.
+    static func cursor(in db: Database) throws -> EventCursor {
+        EventCursor(id: try Int64.fetchOne(db.cachedStatement(sql: "SELECT event_id FROM outcome_cursor WHERE id = 1")) ?? 0)
+    }
+
+    /// Counts up to `limit` events after `cursor`, changing nothing: what `add` then writes.
+    static func count(after cursor: EventCursor, limit: Int, in db: Database) throws -> OutcomeRollUp {
+        // The feed's rows, but only what a count needs: no event built, no detail parsed here.
         var tally = OutcomeTally()
         var (last, read) = (cursor, 0)
         try RawBinding.query(eventsSQL, in: db) { statement in
@@ -34,12 +37,21 @@ enum OutcomeRecord {
             last = EventCursor(id: Int64.fromStatement(row, atUncheckedIndex: 0) ?? 0)
             read += 1
             guard let kind = ItemEvent.Kind(rawValue: String.fromStatement(row, atUncheckedIndex: 1) ?? "") else { return }
-            let detail = String.fromStatement(row, atUncheckedIndex: 4).map(ItemEvent.detail(fromJSON:)) ?? [:]
             tally.add(
                 kind, at: OutcomeDay(secondsSince1970: Double.fromStatement(row, atUncheckedIndex: 2) ?? 0),
-                alert: String.fromStatement(row, atUncheckedIndex: 3), detail: detail)
+                alert: String.fromStatement(row, atUncheckedIndex: 3),
+                action: String.fromStatement(row, atUncheckedIndex: 4), role: String.fromStatement(row, atUncheckedIndex: 5),
+                onScreen: Double.fromStatement(row, atUncheckedIndex: 6))
         }
-        for (key, count) in tally.counts {
+        return OutcomeRollUp(tally: tally, events: read, cursor: last)
+    }
+
+    /// Adds a count made from `from` to the counters and moves the cursor past it, in `db`'s
+    /// transaction; false, changing nothing, when the cursor is no longer at `from` (another
+    /// roll-up counted those events first).
+    static func add(_ counted: OutcomeRollUp, from: EventCursor, in db: Database) throws -> Bool {
+        guard try cursor(in: db) == from else { return false }
+        for (key, count) in counted.tally.counts {
             try RawBinding.execute(addSQL, in: db) { statement in
                 RawBinding.text(key.alert, to: statement, at: 1)
                 sqlite3_bind_int64(statement, 2, Int64(key.day.number))
@@ -50,15 +62,17 @@ enum OutcomeRecord {
                 sqlite3_bind_int64(statement, 7, Int64(count))
             }
         }
-        if last != cursor {
-            try db.execute(sql: "UPDATE outcome_cursor SET event_id = ? WHERE id = 1", arguments: [last.id])
-        }
-        return OutcomeRollUp(tally: tally, events: read, cursor: last)
+        try db.cachedStatement(sql: "UPDATE outcome_cursor SET event_id = ? WHERE id = 1").execute(arguments: [counted.cursor.id])
+        return true
     }
 
-    /// `EventRecord.feed`'s query, narrowed to what a count reads.
+    /// `EventRecord.feed`'s query, narrowed to what a count reads: of an ack's detail, the three
+    /// values counted (SQLite parses it once for the three).
     private static let eventsSQL = """
-        SELECT e.id, e.type, e.at, json_extract(i.content, '$.alert'), CASE WHEN e.type = 'acknowledged' THEN e.detail END
+        SELECT e.id, e.type, e.at, json_extract(i.content, '$.alert'),
+            CASE WHEN e.type = 'acknowledged' THEN json_extract(e.detail, '$.action') END,
+            CASE WHEN e.type = 'acknowledged' THEN json_extract(e.detail, '$.role') END,
+            CASE WHEN e.type = 'acknowledged' THEN json_extract(e.detail, '$.onScreen') END
         FROM events e LEFT JOIN items i ON i.ticket = e.ticket
         WHERE e.id > ? ORDER BY e.id LIMIT ?
         """
@@ -84,8 +98,19 @@ enum OutcomeRecord {
 }
 
 extension SQLiteQueueStore {
+    /// The events are counted on a reader connection, off the writer every write waits for (a
+    /// count read each event's item and parsed an ack's detail, on the writer a tenth of a cycle's
+    /// time there); the write adds the counts unless another roll-up moved the cursor meanwhile,
+    /// in which case it counts again from there.
     public func rollUpOutcomes(limit: Int) async throws -> OutcomeRollUp {
-        try await write { db in try OutcomeRecord.rollUp(limit: limit, in: db) }
+        while true {
+            let (from, counted) = try read { db in
+                let from = try OutcomeRecord.cursor(in: db)
+                return (from, try OutcomeRecord.count(after: from, limit: limit, in: db))
+            }
+            guard counted.events > 0 else { return counted }
+            if try await write({ db in try OutcomeRecord.add(counted, from: from, in: db) }) { return counted }
+        }
     }
 
     public func outcomes(alert: String, days: ClosedRange<OutcomeDay>) async throws -> [OutcomeCounter] {

@@ -49,16 +49,28 @@ public struct OutcomeTally: Sendable, Equatable {
     /// Counts an event of `kind` on `day` for `alert` (nil: an ad-hoc spec); `detail` is read for
     /// an ack only, so a store may leave it empty for the rest.
     public mutating func add(_ kind: ItemEvent.Kind, at day: OutcomeDay, alert: String?, detail: [String: ParameterValue]) {
+        let onScreen: Double? =
+            switch detail["onScreen"] {
+            case .number(let seconds)?: seconds
+            case .integer(let seconds)?: Double(seconds)
+            default: nil
+            }
+        let action = if case .string(let action)? = detail["action"] { action } else { nil as String? }
+        let role = if case .string(let role)? = detail["role"] { role } else { nil as String? }
+        add(kind, at: day, alert: alert, action: action, role: role, onScreen: onScreen)
+    }
+
+    /// Counts an event as `add(_:at:alert:detail:)` does, given the three details an ack's count
+    /// reads (a store may read them alone, not the whole detail).
+    public mutating func add(
+        _ kind: ItemEvent.Kind, at day: OutcomeDay, alert: String?, action: String?, role: String?, onScreen: Double?
+    ) {
         guard let outcome = AlertOutcome(kind) else { return }
         var key = OutcomeKey(day: day, alert: alert ?? AlertOutcome.adhoc, outcome: outcome)
         if outcome == .acknowledged {
-            if case .string(let action)? = detail["action"] { key.action = action }
-            if case .string(let role)? = detail["role"] { key.role = role }
-            switch detail["onScreen"] {
-            case .number(let seconds)?: key.bucket = AnswerTimeBuckets.bucket(seconds: seconds)
-            case .integer(let seconds)?: key.bucket = AnswerTimeBuckets.bucket(seconds: Double(seconds))
-            default: break
-            }
+            if let action { key.action = action }
+            if let role { key.role = role }
+            if let onScreen { key.bucket = AnswerTimeBuckets.bucket(seconds: onScreen) }
         }
         counts[key, default: 0] += 1
     }
