@@ -44,6 +44,13 @@ enum EventRecord {
         CREATE INDEX events_item ON events(session, ticket, id);
         """
 
+    /// An item's events by its ticket, in place of `events_item`: a ticket is unique, and new
+    /// tickets sort last, so an insert touches the index's last page.
+    static let ticketIndex = """
+        DROP INDEX events_item;
+        CREATE INDEX events_ticket ON events(ticket, id);
+        """
+
     /// The largest id given: kept, or deleted (`event_floor`).
     @Sendable static func lastID(_ db: Database) throws -> Int64 {
         try Int64.fetchOne(db.cachedStatement(sql: lastIDSQL)) ?? 0
@@ -88,7 +95,7 @@ enum EventRecord {
         return events
     }
 
-    private static let timelineSQL = "SELECT id, type, at, detail FROM events WHERE session = ? AND ticket = ? ORDER BY id"
+    private static let timelineSQL = "SELECT id, type, at, detail FROM events WHERE ticket = ?2 AND session = ?1 ORDER BY id"
 
     /// The session's finished items enqueued before `before`, newest first, at most `limit`.
     static func history(session: String, before: HistoryCursor?, limit: Int, in db: Database) throws -> HistoryPage {

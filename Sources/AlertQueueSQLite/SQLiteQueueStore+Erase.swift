@@ -10,7 +10,10 @@ extension SQLiteQueueStore {
         let (erasure, tickets) = try await write { db -> (Erasure, [String]) in
             let tickets = try String.fetchAll(db, sql: "SELECT ticket FROM items WHERE session = ?", arguments: [session])
             try EventRecord.raiseFloor(in: db)
-            try db.execute(sql: "DELETE FROM events WHERE session = ?", arguments: [session])
+            // Through the items' tickets: events are found by ticket (`events_ticket`).
+            try db.execute(
+                sql: "DELETE FROM events WHERE ticket IN (SELECT ticket FROM items WHERE session = ?1) AND session = ?1",
+                arguments: [session])
             let events = db.changesCount
             try db.execute(sql: "DELETE FROM items WHERE session = ?", arguments: [session])
             let items = db.changesCount

@@ -5,7 +5,7 @@ import GRDB
 extension SQLiteQueueStore {
     /// One write through the batcher, as short as any step: up to `limit` items read in enqueue
     /// order through the `sequence` index, each finished one's last event a lookup of
-    /// `events_item`; those finished before `cutoff` go with their events. Then up to
+    /// `events_ticket`; those finished before `cutoff` go with their events. Then up to
     /// `vacuumPages` free pages are handed back to the file system (`incremental_vacuum`; a file
     /// made before incremental auto-vacuum keeps its free pages for new rows instead).
     public func purge(finishedBefore cutoff: Date, after: PurgeCursor?, limit: Int) async throws -> PurgeBatch {
@@ -47,11 +47,11 @@ enum PurgeSQL {
     /// Items in enqueue order after a sequence, with the time of each one's last event.
     static let scan = """
         SELECT i.ticket, i.session, i.state, i.enqueued_at,
-            (SELECT e.at FROM events e WHERE e.session = i.session AND e.ticket = i.ticket ORDER BY e.id DESC LIMIT 1),
+            (SELECT e.at FROM events e WHERE e.ticket = i.ticket ORDER BY e.id DESC LIMIT 1),
             i.sequence
         FROM items i WHERE i.sequence > ? ORDER BY i.sequence LIMIT ?
         """
-    static let deleteEvents = "DELETE FROM events WHERE session = ? AND ticket = ?"
+    static let deleteEvents = "DELETE FROM events WHERE ticket = ?2 AND session = ?1"
     /// Finished items only: a live item is never purged, whatever a caller asked.
     static let deleteItem = "DELETE FROM items WHERE ticket = ? AND state NOT IN ('queued', 'presenting')"
 }

@@ -150,6 +150,13 @@ extension SQLiteQueueStore {
                     """)
         }
 
+        // Events found by ticket alone (tickets are unique, and begin with their millisecond):
+        // new entries land at the index's end, where by session they landed on a page of
+        // their own per session in every commit.
+        migrator.registerMigration("eventsByTicket") { db in
+            try db.execute(sql: EventRecord.ticketIndex)
+        }
+
         return migrator
     }
 }
