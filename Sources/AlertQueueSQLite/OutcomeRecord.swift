@@ -46,6 +46,21 @@ enum OutcomeRecord {
         return OutcomeRollUp(tally: tally, events: read, cursor: last)
     }
 
+    /// Whether the events after `cursor` through id `last` are `count` with ids summing to `idSum`:
+    /// a check that those kept in memory are the file's (`RecentOutcomes`).
+    static func matches(count: Int, idSum: Int64, after cursor: EventCursor, through last: Int64, in db: Database) throws -> Bool {
+        var matches = false
+        try RawBinding.query(matchSQL, in: db) { statement in
+            sqlite3_bind_int64(statement, 1, cursor.id)
+            sqlite3_bind_int64(statement, 2, last)
+        } row: { row in
+            matches = Int.fromStatement(row, atUncheckedIndex: 0) == count && Int64.fromStatement(row, atUncheckedIndex: 1) == idSum
+        }
+        return matches
+    }
+
+    private static let matchSQL = "SELECT count(*), coalesce(sum(id), 0) FROM events WHERE id > ? AND id <= ?"
+
     /// Adds a count made from `from` to the counters and moves the cursor past it, in `db`'s
     /// transaction; false, changing nothing, when the cursor is no longer at `from` (another
     /// roll-up counted those events first).
@@ -98,18 +113,32 @@ enum OutcomeRecord {
 }
 
 extension SQLiteQueueStore {
-    /// The events are counted on a reader connection, off the writer every write waits for (a
-    /// count read each event's item and parsed an ack's detail, on the writer a tenth of a cycle's
-    /// time there); the write adds the counts unless another roll-up moved the cursor meanwhile,
-    /// in which case it counts again from there.
+    /// The events are counted off the writer every write waits for: from `recentOutcomes` when
+    /// it holds exactly what the file holds after the cursor, else read on a reader connection
+    /// (each event's item read too, on the writer a tenth of a cycle's time). The write adds the
+    /// counts unless another roll-up moved the cursor meanwhile; then it counts again from there.
     public func rollUpOutcomes(limit: Int) async throws -> OutcomeRollUp {
         while true {
             let (from, counted) = try read { db in
                 let from = try OutcomeRecord.cursor(in: db)
+                let kept = recentOutcomes.after(from, limit: limit)
+                if let last = kept.last,
+                    try OutcomeRecord.matches(count: kept.count, idSum: kept.reduce(0) { $0 &+ $1.id }, after: from, through: last.id, in: db)
+                {
+                    var tally = OutcomeTally()
+                    for event in kept {
+                        tally.add(event.kind, at: event.day, alert: event.alert, action: event.action, role: event.role, onScreen: event.onScreen)
+                    }
+                    return (from, OutcomeRollUp(tally: tally, events: kept.count, cursor: EventCursor(id: last.id)))
+                }
                 return (from, try OutcomeRecord.count(after: from, limit: limit, in: db))
             }
+            recentOutcomes.counted(through: from)
             guard counted.events > 0 else { return counted }
-            if try await write({ db in try OutcomeRecord.add(counted, from: from, in: db) }) { return counted }
+            if try await write({ db in try OutcomeRecord.add(counted, from: from, in: db) }) {
+                recentOutcomes.counted(through: counted.cursor)
+                return counted
+            }
         }
     }
 

@@ -21,8 +21,10 @@ extension SQLiteQueueStore {
             try db.execute(sql: "DELETE FROM live_counts WHERE session = ?", arguments: [session])
             return (Erasure(items: items, events: events), tickets)
         }
-        // Decoded contents are kept by ticket: drop the erased ones from memory too.
+        // Decoded contents are kept by ticket, events for the roll-up by session: drop the erased
+        // ones from memory too.
         for ticket in tickets { contents.forget(key: ticket) }
+        recentOutcomes.forget(session: session)
         return erasure
     }
 }

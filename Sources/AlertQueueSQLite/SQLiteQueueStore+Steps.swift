@@ -25,7 +25,8 @@ extension SQLiteQueueStore {
     /// and the content, priority, lane and expiry of those it refreshed, whose kept content is
     /// forgotten now and again when the transaction ends (a load in between keeps the new one).
     func save(_ items: SessionItems, in db: Database) throws {
-        for item in items.updated {
+        let (updated, inserted) = (items.updated, items.inserted)
+        for item in updated {
             guard items.refreshed.contains(item.ticket) else {
                 try ItemRecord.updateProgress(of: item, in: db)
                 continue
@@ -35,11 +36,22 @@ extension SQLiteQueueStore {
             contents.forget(key: ticket)
             batcher.transactionEnd.then { contents.forget(key: ticket) }
         }
-        for item in items.inserted {
+        for item in inserted {
             try ItemRecord(item, contents: contents).insertRow(db)
         }
+        guard !items.events.isEmpty else { return }
+        var written: [RecentOutcomes.Event] = []
+        written.reserveCapacity(items.events.count)
         for event in items.events {
-            try EventRecord.insert(event, id: try eventIDs.next(in: db), in: db)
+            let id = try eventIDs.next(in: db)
+            try EventRecord.insert(event, id: id, in: db)
+            // An event is of an item the step changed (the session's others, in a long one, are
+            // many).
+            let item = updated.first { $0.ticket == event.ticket } ?? inserted.first { $0.ticket == event.ticket }
+                ?? items.item(ticket: event.ticket)
+            let alert: String? = if case .alert(let id, _)? = item?.content { id } else { nil }
+            written.append(RecentOutcomes.event(event, id: id, alert: alert))
         }
+        batcher.transactionEnd.onCommit { [recentOutcomes, written] in recentOutcomes.kept(written) }
     }
 }

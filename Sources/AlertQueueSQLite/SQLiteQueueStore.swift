@@ -30,6 +30,8 @@ public struct SQLiteQueueStore: EnqueueAndTakeNext {
     let sequences: SequenceMemo
     /// Event ids: increasing, and never given twice (see `EventRecord`).
     let eventIDs: SequenceMemo
+    /// The events committed lately, for the outcome roll-up.
+    let recentOutcomes = RecentOutcomes()
     /// Checkpoints a file's WAL in the background (none in memory).
     private let checkpointer: Checkpointer?
     /// The file opened (none in memory), checked after every commit.

@@ -1,26 +1,49 @@
 import Locking
 
-/// What must follow the end of the batcher's transaction, committed or rolled back: the
-/// `SequenceMemo`s forget what they counted, refreshed contents are dropped from memory.
+/// What must follow the end of the batcher's transaction: the `SequenceMemo`s forget what they
+/// counted and refreshed contents are dropped from memory whatever the end (`then`); the events
+/// written are handed to the outcome roll-up only once committed (`onCommit`), and not at all
+/// for a write its savepoint undid (`undo(to:)`).
 ///
-/// GRDB's `afterNextTransaction` would do it, but it adds a transaction observer per call, and
-/// adding an observer drops every cached statement that may delete rows, the item updates among
-/// them (`live_counts`' triggers delete): each was prepared again, about 900,000 instructions,
-/// in most transactions (callgrind over cycles, `make bench-instructions`).
+/// GRDB's `afterNextTransaction` would do the first, but it adds a transaction observer per call,
+/// and adding an observer drops every cached statement that may delete rows, the item updates
+/// among them (`live_counts`' triggers delete): each was prepared again, about 900,000
+/// instructions, in most transactions (callgrind over cycles, `make bench-instructions`).
 final class TransactionEnd: Sendable {
-    private let actions = Locked<[@Sendable () -> Void]>([])
+    private struct Due {
+        var always: [@Sendable () -> Void] = []
+        var committed: [@Sendable () -> Void] = []
+    }
 
-    /// Runs `action` when the transaction under way ends; only inside a write.
+    private let due = Locked(Due())
+
+    /// Runs `action` when the transaction under way ends, committed or not; only inside a write.
     func then(_ action: @escaping @Sendable () -> Void) {
-        actions.withLock { $0.append(action) }
+        due.withLock { $0.always.append(action) }
+    }
+
+    /// Runs `action` if the transaction under way commits, unless the write that asked is undone.
+    func onCommit(_ action: @escaping @Sendable () -> Void) {
+        due.withLock { $0.committed.append(action) }
+    }
+
+    /// Where a write begins, for `undo(to:)`.
+    func mark() -> Int { due.withLock { $0.committed.count } }
+
+    /// A write that began at `mark` was undone (its savepoint rolled back, or it failed before
+    /// changing anything): what it asked to run on commit never will.
+    func undo(to mark: Int) {
+        due.withLock { due in
+            if due.committed.count > mark { due.committed.removeSubrange(mark...) }
+        }
     }
 
     /// The transaction ended (or never began): runs what was asked, once.
-    func ended() {
-        let due = actions.withLock { actions in
-            defer { actions.removeAll(keepingCapacity: true) }
-            return actions
+    func ended(committed: Bool) {
+        let run = due.withLock { due in
+            defer { due = Due() }
+            return committed ? due.always + due.committed : due.always
         }
-        for action in due { action() }
+        for action in run { action() }
     }
 }

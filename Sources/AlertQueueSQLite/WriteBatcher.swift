@@ -112,8 +112,9 @@ final class WriteBatcher: Sendable {
         let arrived = clock.now()
         return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
             let answer = Once(continuation)
-            let run: @Sendable (Database, Bool) throws -> @Sendable () -> Void = { db, isolated in
+            let run: @Sendable (Database, Bool) throws -> @Sendable () -> Void = { [transactionEnd] db, isolated in
                 let outcome: Result<T, any Error>
+                let mark = transactionEnd.mark()
                 if isolated {
                     do {
                         outcome = .success(try db.inWriteSavepoint { try body(db) })
@@ -121,6 +122,7 @@ final class WriteBatcher: Sendable {
                         // SQLite ended the transaction itself (a full disk, an I/O error): the
                         // batch fails, with this cause rather than the transaction's end.
                         if !db.isInsideTransaction { throw error }
+                        transactionEnd.undo(to: mark)
                         outcome = .failure(error)
                     }
                 } else {
@@ -133,6 +135,7 @@ final class WriteBatcher: Sendable {
                     } catch {
                         if !db.isInsideTransaction { throw error }
                         guard db.totalChangesCount == changes else { throw MustIsolate() }
+                        transactionEnd.undo(to: mark)
                         outcome = .failure(error)
                     }
                 }
@@ -224,7 +227,8 @@ final class WriteBatcher: Sendable {
     /// throws `MustIsolate` (only when not `isolated`), or when it cannot begin or commit.
     private func commit(_ batch: [Write], isolated: Bool, answers: inout [@Sendable () -> Void], _ db: Database) throws {
         answers.removeAll(keepingCapacity: true)
-        defer { transactionEnd.ended() }
+        var committed = false
+        defer { transactionEnd.ended(committed: committed) }
         try db.inImmediateTransaction {
             for write in batch {
                 // A write that failed may have had SQLite end the transaction (a full disk, an
@@ -233,6 +237,7 @@ final class WriteBatcher: Sendable {
                 answers.append(try write.run(db, isolated))
             }
         }
+        committed = true
     }
 }
 

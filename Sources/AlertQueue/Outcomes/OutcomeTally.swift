@@ -49,6 +49,12 @@ public struct OutcomeTally: Sendable, Equatable {
     /// Counts an event of `kind` on `day` for `alert` (nil: an ad-hoc spec); `detail` is read for
     /// an ack only, so a store may leave it empty for the rest.
     public mutating func add(_ kind: ItemEvent.Kind, at day: OutcomeDay, alert: String?, detail: [String: ParameterValue]) {
+        let answer = Self.answer(in: detail)
+        add(kind, at: day, alert: alert, action: answer.action, role: answer.role, onScreen: answer.onScreen)
+    }
+
+    /// What an ack's count reads of its detail: the action, its role, the seconds on screen.
+    public static func answer(in detail: [String: ParameterValue]) -> (action: String?, role: String?, onScreen: Double?) {
         let onScreen: Double? =
             switch detail["onScreen"] {
             case .number(let seconds)?: seconds
@@ -57,7 +63,7 @@ public struct OutcomeTally: Sendable, Equatable {
             }
         let action = if case .string(let action)? = detail["action"] { action } else { nil as String? }
         let role = if case .string(let role)? = detail["role"] { role } else { nil as String? }
-        add(kind, at: day, alert: alert, action: action, role: role, onScreen: onScreen)
+        return (action, role, onScreen)
     }
 
     /// Counts an event as `add(_:at:alert:detail:)` does, given the three details an ack's count
