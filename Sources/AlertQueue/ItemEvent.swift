@@ -123,9 +123,9 @@ extension ItemEvent {
     public var detailJSON: String {
         var output = JSONOutput(capacity: 128)
         output.beginObject()
-        for key in detail.keys.sorted() {
+        for (key, value) in detail.sorted(by: { $0.key < $1.key }) {
             output.key(key)
-            switch detail[key]! {
+            switch value {
             case .integer(let int): output.write(int)
             case .number(let double) where double.isFinite: try? output.write(double)
             case .number: output.writeNull()

@@ -64,7 +64,7 @@ enum EventRecord {
     }
 
     static func insert(_ event: ItemEvent, id: Int64, in db: Database) throws {
-        try RawBinding.execute(insertSQL, in: db) { statement in
+        try RawBinding.execute(insertSQL, in: db, bindsAll: true) { statement in
             sqlite3_bind_int64(statement, 1, id)
             RawBinding.text(event.session, to: statement, at: 2)
             RawBinding.text(event.ticket, to: statement, at: 3)
