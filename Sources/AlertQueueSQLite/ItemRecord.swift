@@ -164,8 +164,8 @@ extension ItemRecord {
     /// SQLite's extended code, as `execute` did (the enqueue recognizes a duplicate by it).
     /// Never inlined, so that `make bench-instructions` still counts it as a part.
     @inline(never)
-    func insertRow(_ db: Database) throws {
-        try RawBinding.execute(Self.insertSQL, in: db) { statement in
+    func insertRow(_ db: Database, events: String = "") throws {
+        try RawBinding.execute(Self.insertSQL, in: db, bindsAll: true) { statement in
             RawBinding.text(ticket, to: statement, at: 1)
             RawBinding.text(session, to: statement, at: 2)
             RawBinding.text(content, to: statement, at: 3)
@@ -179,34 +179,48 @@ extension ItemRecord {
             sqlite3_bind_int64(statement, 11, Int64(deliveries))
             RawBinding.double(leaseUntil, to: statement, at: 12)
             sqlite3_bind_int64(statement, 13, atHead ? 1 : 0)
+            RawBinding.text(events, to: statement, at: 14)
         }
     }
 
+    /// `events`: the ids of its events so far (`EventRecord.listed`).
     static let insertSQL = """
         INSERT INTO items (ticket, session, content, priority, lane, dedupe_key, state, sequence,
-                           enqueued_at, expires_at, deliveries, lease_until, at_head)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                           enqueued_at, expires_at, deliveries, lease_until, at_head, events)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
 
     /// Writes what a step may change in an item it loaded: its state, deliveries and lease, and
     /// an ack's input when it has one (only an ack gives one, to an item it makes done; no step
     /// takes one away). Its values are bound as `insertRow` binds them.
-    static func updateProgress(of item: QueueItem, in db: Database) throws {
-        try RawBinding.execute(item.input == nil ? updateProgressSQL : updateProgressWithInputSQL, in: db) { statement in
+    /// `events` is appended to its list of event ids.
+    static func updateProgress(of item: QueueItem, appending events: String, in db: Database) throws {
+        try RawBinding.execute(item.input == nil ? updateProgressSQL : updateProgressWithInputSQL, in: db, bindsAll: true) { statement in
             RawBinding.text(item.state.rawValue, to: statement, at: 1)
             sqlite3_bind_int64(statement, 2, Int64(item.deliveries))
             RawBinding.double(item.leaseUntil?.timeIntervalSince1970, to: statement, at: 3)
             RawBinding.text(item.ticket, to: statement, at: 4)
-            if let input = item.input { RawBinding.text(input, to: statement, at: 5) }
+            RawBinding.text(events, to: statement, at: 5)
+            if let input = item.input { RawBinding.text(input, to: statement, at: 6) }
         }
     }
 
-    static let updateProgressSQL = "UPDATE items SET state = ?1, deliveries = ?2, lease_until = ?3 WHERE ticket = ?4"
-    static let updateProgressWithInputSQL = "UPDATE items SET state = ?1, deliveries = ?2, lease_until = ?3, input = ?5 WHERE ticket = ?4"
+    static let updateProgressSQL =
+        "UPDATE items SET state = ?1, deliveries = ?2, lease_until = ?3, events = events || ?5 WHERE ticket = ?4"
+    static let updateProgressWithInputSQL =
+        "UPDATE items SET state = ?1, deliveries = ?2, lease_until = ?3, events = events || ?5, input = ?6 WHERE ticket = ?4"
+
+    /// Appends `events` to the list of an item the step did not write otherwise.
+    static func appendEvents(_ events: String, ticket: String, in db: Database) throws {
+        try RawBinding.execute("UPDATE items SET events = events || ?1 WHERE ticket = ?2", in: db, bindsAll: true) { statement in
+            RawBinding.text(events, to: statement, at: 1)
+            RawBinding.text(ticket, to: statement, at: 2)
+        }
+    }
 
     /// Writes an item a duplicate enqueue refreshed: its progress, and its content, priority,
     /// lane and expiry (`live_counts_move` moves its count).
-    static func updateRefreshed(_ item: QueueItem, in db: Database) throws {
+    static func updateRefreshed(_ item: QueueItem, appending events: String, in db: Database) throws {
         let content = try StoredContent.json(item.content)
         try RawBinding.execute(updateRefreshedSQL, in: db) { statement in
             RawBinding.text(item.state.rawValue, to: statement, at: 1)
@@ -217,12 +231,14 @@ extension ItemRecord {
             RawBinding.text(item.lane.rawValue, to: statement, at: 6)
             RawBinding.double(item.expiresAt?.timeIntervalSince1970, to: statement, at: 7)
             RawBinding.text(item.ticket, to: statement, at: 8)
+            RawBinding.text(events, to: statement, at: 9)
         }
     }
 
     static let updateRefreshedSQL = """
-        UPDATE items SET state = ?, deliveries = ?, lease_until = ?, content = ?, priority = ?, lane = ?, expires_at = ?
-        WHERE ticket = ?
+        UPDATE items SET state = ?1, deliveries = ?2, lease_until = ?3, content = ?4, priority = ?5, lane = ?6, expires_at = ?7,
+            events = events || ?9
+        WHERE ticket = ?8
         """
 }
 

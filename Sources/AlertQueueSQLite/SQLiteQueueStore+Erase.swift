@@ -10,9 +10,9 @@ extension SQLiteQueueStore {
         let (erasure, tickets) = try await write { db -> (Erasure, [String]) in
             let tickets = try String.fetchAll(db, sql: "SELECT ticket FROM items WHERE session = ?", arguments: [session])
             try EventRecord.raiseFloor(in: db)
-            // Through the items' tickets: events are found by ticket (`events_ticket`).
+            // Through the items' lists of their events' ids (`EventRecord.idsInItems`).
             try db.execute(
-                sql: "DELETE FROM events WHERE ticket IN (SELECT ticket FROM items WHERE session = ?1) AND session = ?1",
+                sql: "DELETE FROM events WHERE id IN (SELECT j.value FROM items i, \(EventRecord.idArray("i.events")) j WHERE i.session = ?)",
                 arguments: [session])
             let events = db.changesCount
             try db.execute(sql: "DELETE FROM items WHERE session = ?", arguments: [session])

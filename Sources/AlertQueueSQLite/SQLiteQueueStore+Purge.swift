@@ -4,8 +4,8 @@ import GRDB
 
 extension SQLiteQueueStore {
     /// One write through the batcher, as short as any step: up to `limit` items read in enqueue
-    /// order through the `sequence` index, each finished one's last event a lookup of
-    /// `events_ticket`; those finished before `cutoff` go with their events. Then up to
+    /// order through the `sequence` index, each finished one's last event found by the
+    /// last id its row lists; those finished before `cutoff` go with their events. Then up to
     /// `vacuumPages` free pages are handed back to the file system (`incremental_vacuum`; a file
     /// made before incremental auto-vacuum keeps its free pages for new rows instead).
     public func purge(finishedBefore cutoff: Date, after: PurgeCursor?, limit: Int) async throws -> PurgeBatch {
@@ -47,11 +47,13 @@ enum PurgeSQL {
     /// Items in enqueue order after a sequence, with the time of each one's last event.
     static let scan = """
         SELECT i.ticket, i.session, i.state, i.enqueued_at,
-            (SELECT e.at FROM events e WHERE e.ticket = i.ticket ORDER BY e.id DESC LIMIT 1),
+            (SELECT e.at FROM events e WHERE e.id = CAST(substr(i.events, length(rtrim(i.events, '0123456789')) + 1) AS INTEGER)),
             i.sequence
         FROM items i WHERE i.sequence > ? ORDER BY i.sequence LIMIT ?
         """
-    static let deleteEvents = "DELETE FROM events WHERE ticket = ?2 AND session = ?1"
+    static let deleteEvents = """
+        DELETE FROM events WHERE id IN (SELECT j.value FROM items i, \(EventRecord.idArray("i.events")) j WHERE i.ticket = ?2 AND i.session = ?1)
+        """
     /// Finished items only: a live item is never purged, whatever a caller asked.
     static let deleteItem = "DELETE FROM items WHERE ticket = ? AND state NOT IN ('queued', 'presenting')"
 }

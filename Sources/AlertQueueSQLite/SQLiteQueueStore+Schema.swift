@@ -150,11 +150,9 @@ extension SQLiteQueueStore {
                     """)
         }
 
-        // Events found by ticket alone (tickets are unique, and begin with their millisecond):
-        // new entries land at the index's end, where by session they landed on a page of
-        // their own per session in every commit.
-        migrator.registerMigration("eventsByTicket") { db in
-            try db.execute(sql: EventRecord.ticketIndex)
+        // Each item lists its events' ids: no index of the events by item (see `EventRecord`).
+        migrator.registerMigration("eventIDsInItems") { db in
+            try db.execute(sql: EventRecord.idsInItems)
         }
 
         return migrator

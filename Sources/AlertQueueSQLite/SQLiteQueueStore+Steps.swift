@@ -25,31 +25,41 @@ extension SQLiteQueueStore {
     /// and the content, priority, lane and expiry of those it refreshed, whose kept content is
     /// forgotten now and again when the transaction ends (a load in between keeps the new one).
     func save(_ items: SessionItems, in db: Database) throws {
-        let (updated, inserted) = (items.updated, items.inserted)
+        let (updated, inserted, events) = (items.updated, items.inserted, items.events)
+        // Ids first: each item row written lists its new events' ids (`EventRecord.idsInItems`).
+        var ids: [Int64] = []
+        ids.reserveCapacity(events.count)
+        for _ in events { ids.append(try eventIDs.next(in: db)) }
+        func listed(_ ticket: String) -> String {
+            events.isEmpty ? "" : EventRecord.listed(zip(events, ids).lazy.filter { $0.0.ticket == ticket }.map(\.1))
+        }
         for item in updated {
             guard items.refreshed.contains(item.ticket) else {
-                try ItemRecord.updateProgress(of: item, in: db)
+                try ItemRecord.updateProgress(of: item, appending: listed(item.ticket), in: db)
                 continue
             }
-            try ItemRecord.updateRefreshed(item, in: db)
+            try ItemRecord.updateRefreshed(item, appending: listed(item.ticket), in: db)
             let (contents, ticket) = (contents, item.ticket)
             contents.forget(key: ticket)
             batcher.transactionEnd.then { contents.forget(key: ticket) }
         }
         for item in inserted {
-            try ItemRecord(item, contents: contents).insertRow(db)
+            try ItemRecord(item, contents: contents).insertRow(db, events: listed(item.ticket))
         }
-        guard !items.events.isEmpty else { return }
+        guard !events.isEmpty else { return }
         var written: [RecentOutcomes.Event] = []
-        written.reserveCapacity(items.events.count)
-        for event in items.events {
-            let id = try eventIDs.next(in: db)
+        written.reserveCapacity(events.count)
+        var appended: Set<String> = []
+        for (event, id) in zip(events, ids) {
             try EventRecord.insert(event, id: id, in: db)
             // An event is of an item the step changed (the session's others, in a long one, are
-            // many).
+            // many); one of an item it did not write is listed on its own.
             let item = updated.first { $0.ticket == event.ticket } ?? inserted.first { $0.ticket == event.ticket }
-                ?? items.item(ticket: event.ticket)
-            let alert: String? = if case .alert(let id, _)? = item?.content { id } else { nil }
+            if item == nil, appended.insert(event.ticket).inserted {
+                try ItemRecord.appendEvents(listed(event.ticket), ticket: event.ticket, in: db)
+            }
+            let content = (item ?? items.item(ticket: event.ticket))?.content
+            let alert: String? = if case .alert(let id, _)? = content { id } else { nil }
             written.append(RecentOutcomes.event(event, id: id, alert: alert))
         }
         batcher.transactionEnd.onCommit { [recentOutcomes, written] in recentOutcomes.kept(written) }
