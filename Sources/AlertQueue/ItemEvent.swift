@@ -30,6 +30,14 @@ public struct ItemEvent: Sendable, Equatable {
         case cancelled
         /// Delivered `deliveries` times without an ack: dead-lettered.
         case dead
+
+        /// Whether the item is finished after it: no event follows one of these.
+        public var finishes: Bool {
+            switch self {
+            case .acknowledged, .superseded, .expired, .cancelled, .dead: true
+            case .enqueued, .refreshed, .delivered, .requeued: false
+            }
+        }
     }
 
     public var kind: Kind

@@ -41,6 +41,8 @@ struct LiveExplainTests {
             #expect(why.recent.map(\.ticket) == [messages.ticket])
             #expect(why.recent.map(\.code) == ["expired"])
             #expect(why.recent.first?.alert == "app/newMessages")
+            // It ended when its TTL passed, though no step has written its expiry yet
+            #expect(why.recent.first?.endedAt != nil && why.recent.first?.endedAt == why.recent.first?.until)
             let object = try answer.jsonObject()
             let recent = (object?["recent"] as? [[String: Any]])?.first
             #expect((recent?["params"] as? [String: Any])?["sender"] as? String == "Bo")

@@ -72,7 +72,11 @@ struct ItemExplanationView: Encodable {
         win = why.win
         runnerUp = why.runnerUp.map(Other.init)
         input = item.input
-        if let ending, !item.state.isLive {
+        if item.state == .expired, ending?.kind.finishes != true {
+            // Seen expired before a step wrote its expiry: it ended when its TTL passed.
+            endedAt = item.expiresAt?.formatted(.iso8601)
+        }
+        if let ending, !item.state.isLive, ending.kind.finishes {
             endedAt = ending.at.formatted(.iso8601)
             action = ending.kind == .acknowledged ? ending.detail["action"]?.description : nil
             endedBy = ending.kind == .cancelled || ending.kind == .superseded ? ending.detail["by"]?.description : nil
