@@ -120,10 +120,64 @@ public struct HistoryCursor: Sendable, Equatable {
     public init(sequence: Int64) { self.sequence = sequence }
 }
 
+extension Int {
+    /// The quotient rounded toward minus infinity.
+    fileprivate func floorDivided(by divisor: Int) -> Int {
+        let quotient = self / divisor
+        return (self % divisor != 0 && (self < 0) != (divisor < 0)) ? quotient - 1 : quotient
+    }
+}
+
 extension ItemEvent {
-    /// A time in a timeline: RFC 3339 in UTC, to the millisecond (a step's events share a second).
+    /// A time in a timeline: RFC 3339 in UTC, to the millisecond (a step's events share a second),
+    /// as Foundation's ISO 8601 style writes it (milliseconds cut, not rounded, from the seconds
+    /// since 2001), but by hand: the style took 7,900 instructions a delivery's event, on the
+    /// writer's thread.
     public static func timeText(_ date: Date) -> String {
-        date.formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true).timeZone(separator: .omitted))
+        let sinceReference = date.timeIntervalSinceReferenceDate
+        let whole = sinceReference.rounded(.down)
+        guard whole.magnitude < 1e15 else { return date.formatted(timeStyle) }
+        let milliseconds = Int(((sinceReference - whole) * 1000).rounded(.down))
+        let seconds = Int(whole) + 978_307_200
+        let (days, second) = (seconds.floorDivided(by: 86_400), seconds - seconds.floorDivided(by: 86_400) * 86_400)
+        let (year, month, day) = civil(days: days)
+        var bytes = [UInt8](repeating: 0, count: 24)
+        func put(_ value: Int, _ digits: Int, at offset: Int) {
+            var value = value
+            for index in stride(from: offset + digits - 1, through: offset, by: -1) {
+                bytes[index] = UInt8(ascii: "0") + UInt8(value % 10)
+                value /= 10
+            }
+        }
+        // Foundation's calendar is Julian before the Gregorian reform.
+        guard (1583...9999).contains(year) else { return date.formatted(timeStyle) }
+        put(year, 4, at: 0)
+        put(month, 2, at: 5)
+        put(day, 2, at: 8)
+        put(second / 3600, 2, at: 11)
+        put(second / 60 % 60, 2, at: 14)
+        put(second % 60, 2, at: 17)
+        put(milliseconds, 3, at: 20)
+        for (offset, character) in [(4, "-"), (7, "-"), (10, "T"), (13, ":"), (16, ":"), (19, "."), (23, "Z")] as [(Int, Unicode.Scalar)] {
+            bytes[offset] = UInt8(ascii: character)
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    private static let timeStyle = Date.ISO8601FormatStyle().year().month().day().time(includingFractionalSeconds: true)
+        .timeZone(separator: .omitted)
+
+    /// The proleptic Gregorian date `days` after 1970-01-01 (Howard Hinnant's `civil_from_days`).
+    private static func civil(days: Int) -> (year: Int, month: Int, day: Int) {
+        let z = days + 719_468
+        let era = z.floorDivided(by: 146_097)
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let shifted = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * shifted + 2) / 5 + 1
+        let month = shifted < 10 ? shifted + 3 : shifted - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 
     /// The detail as compact JSON text, keys sorted: what the stores keep. Written by hand, not
