@@ -63,14 +63,19 @@ struct LiveScheduleTests {
     func longPollWokenAtSchedule() throws {
         let clock = ManualClock()
         try withLiveService(clock: clock) { port, service in
-            // Given a scheduled alert, and the app waiting for its next alert
+            // Given the app waiting for its next alert, and then an alert scheduled 20 s ahead
             let app = try SessionClient.open(port: port, session: "waiting", timeout: .seconds(10))
-            let item = try app.enqueue(#"{"alert":"app/logoutConfirm","notBefore":20}"#)
             try app.client.send(
                 RawHTTPClient.requestBytes("GET", "/v1/sessions/waiting/next?wait=30", headers: [("Authorization", "Bearer \(app.token)")]))
             #expect(eventually { service.queue.polls.count == 1 }, "the poll never waited")
+            let backend = try SessionClient(port: port, session: "waiting")
+            let item = try backend.enqueue(#"{"alert":"app/logoutConfirm","notBefore":20}"#)
+            // The enqueue woke the poll, which found nothing deliverable and waits again
+            #expect(eventually { service.queue.polls.count == 1 })
+            clock.advance(by: 10)
+            #expect(service.queue.polls.count == 1, "answered before the item was due")
             // When its time comes on the clock
-            clock.advance(by: 20.01)
+            clock.advance(by: 10.01)
             // Then the poll answers with it, well before its own deadline
             let response = try app.client.readResponse()
             expectQueueAnswer(response, status: 200)
