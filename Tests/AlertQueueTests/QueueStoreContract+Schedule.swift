@@ -63,6 +63,20 @@ extension QueueStoreContract {
         }
     }
 
+    @Test("With the timeline off (PostgreSQL: the claim an instance of the version before calls) a scheduled item waits too", arguments: StoreFactory.all)
+    func scheduledWithTimelineOff(_ factory: StoreFactory) async throws {
+        try await factory.withStore(QueueSettings(recordsEvents: false)) { store in
+            let ticket = try await store.enqueue(scheduled(alert("app/a"), .after(seconds: 60)), now: t0).item.ticket
+            _ = try await store.enqueue(alert("app/b", priority: 100), now: t0)
+            #expect(try await store.next(session: session, now: at(59))?.alertID == "app/b")
+            _ = try await store.cancel(session: session, ticket: nil, now: at(59))
+            let again = try await store.enqueue(scheduled(alert("app/c"), .after(seconds: 60)), now: at(59))
+            #expect(try await store.next(session: session, now: at(118)) == nil)
+            #expect(try await store.next(session: session, now: at(119))?.ticket == again.item.ticket)
+            #expect(try await store.item(session: session, ticket: ticket)?.state == .cancelled)
+        }
+    }
+
     @Test("A scheduled HUD is not delivered before its time either", arguments: StoreFactory.all)
     func scheduledHUD(_ factory: StoreFactory) async throws {
         try await factory.withStore { store in
