@@ -10,6 +10,8 @@ public enum ExplanationCode: String, Sendable, CaseIterable, Codable {
     case laneBusy = "lane-busy"
     /// The session is held (`until`); HUDs still flow.
     case held
+    /// Scheduled: not deliverable before `until` (its `notBefore`), whatever else happens.
+    case scheduled
     /// Another queued item comes first (`blocker`): a chain, a higher priority, or an older item.
     case behind
     /// Its TTL passed (`until`) before it was delivered; it never will be.

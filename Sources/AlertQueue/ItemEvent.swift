@@ -11,9 +11,11 @@ import Foundation
 public struct ItemEvent: Sendable, Equatable {
     /// What happened to the item.
     public enum Kind: String, Sendable, Codable, CaseIterable {
-        /// Queued: `by` (`admin`, `session` or `chain`; a chain also names the ticket acked, `after`).
+        /// Queued: `by` (`admin`, `session` or `chain`; a chain also names the ticket acked, `after`),
+        /// and `notBefore` for a scheduled item.
         case enqueued
-        /// A duplicate enqueue brought the queued item up to date (`priority`, `lane`, `expiresAt`).
+        /// A duplicate enqueue brought the queued item up to date (`priority`, `lane`, `expiresAt`,
+        /// `notBefore`).
         case refreshed
         /// Delivered: `delivery` (its number) and, but for a HUD, `leaseUntil`.
         case delivered

@@ -8,8 +8,8 @@ public struct ItemExplanation: Sendable, Equatable {
     public var code: ExplanationCode
     /// `lane-busy`: the presenting item; `behind`: the item that comes first.
     public var blocker: QueueItem?
-    /// `held`: when the hold ends; `presenting`: when the lease ends; `expired`: when the TTL
-    /// ended.
+    /// `held`: when the hold ends; `scheduled`: when it becomes deliverable; `presenting`: when
+    /// the lease ends; `expired`: when the TTL ended.
     public var until: Date?
     /// `presenting`, and for `lane-busy` the blocker's: when it was delivered (its lease's start).
     public var since: Date?
@@ -66,7 +66,7 @@ public struct QueueExplanation: Sendable, Equatable {
         let holding = QueuePolicy.isHolding(until: snapshot.holdUntil, now: now)
         let lanes = QueuePolicy.freeLanes(all, holdUntil: snapshot.holdUntil, now: now)
         let queued = all.filter { $0.state == .queued }.sorted(by: QueuePolicy.precedes)
-        let deliverable = queued.filter { lanes.contains($0.lane) }
+        let deliverable = queued.filter { lanes.contains($0.lane) && QueuePolicy.isDeliverable($0, now: now) }
         let presenting = Dictionary(
             all.filter { $0.state == .presenting }.map { ($0.lane, $0) }, uniquingKeysWith: { first, _ in first })
         let lease = policy.settings.leaseDuration
@@ -84,6 +84,9 @@ public struct QueueExplanation: Sendable, Equatable {
             case .queued:
                 let laneQueue = byLane[item.lane] ?? []
                 let position = places[item.ticket] ?? 1
+                if !QueuePolicy.isDeliverable(item, now: now) {
+                    return ItemExplanation(item: item, code: .scheduled, until: item.notBefore, position: position)
+                }
                 if holding, item.lane != .hud {
                     return ItemExplanation(item: item, code: .held, until: snapshot.holdUntil, position: position)
                 }
@@ -97,8 +100,9 @@ public struct QueueExplanation: Sendable, Equatable {
                     return ItemExplanation(
                         item: item, code: .next, win: Self.win(item, over: runnerUp), runnerUp: runnerUp, position: position)
                 }
-                // In a free lane, not first: the item before it in its lane, or the winner of another lane.
-                let ahead = position > 1 ? Optional(laneQueue[position - 2]) : deliverable.first
+                // In a free lane, not first: the deliverable item before it in its lane, or the
+                // winner of another lane.
+                let ahead = laneQueue[..<(position - 1)].last { QueuePolicy.isDeliverable($0, now: now) } ?? deliverable.first
                 return ItemExplanation(item: item, code: .behind, blocker: ahead, position: position)
             case .dead: return ItemExplanation(item: item, code: .dead)
             case .expired: return ItemExplanation(item: item, code: .expired, until: item.expiresAt)

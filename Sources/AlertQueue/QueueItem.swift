@@ -29,8 +29,11 @@ public struct NewItem: Sendable, Equatable {
     public var lane: Lane
     /// Items with the same key are the same alert: never queued or shown twice at once.
     public var dedupeKey: String
-    /// Seconds it may wait; nil waits for ever.
+    /// Seconds it may wait once deliverable (counted from `notBefore` when scheduled); nil
+    /// waits for ever.
     public var ttl: Double?
+    /// Not deliverable before this; nil (or a time already past) is deliverable at once.
+    public var notBefore: NotBefore?
     /// Continues what the user just did (a chain): ahead of everything queued in its lane.
     public var atHead: Bool
     /// What an enqueue does to a live item with the same dedupe key. Default `keep`.
@@ -41,8 +44,8 @@ public struct NewItem: Sendable, Equatable {
     /// What an enqueue does to the live item that already has its dedupe key.
     public enum OnDuplicate: String, Sendable, Equatable, CaseIterable {
         /// While that item is still queued, bring it up to date: this enqueue's content,
-        /// priority, lane and TTL (counted from now), keeping its ticket and its sequence. A
-        /// presenting item is left as it is.
+        /// priority, lane, schedule and TTL (counted from now, or from its new `notBefore`),
+        /// keeping its ticket and its sequence. A presenting item is left as it is.
         case refresh
         /// Leave it as it is.
         case keep
@@ -50,7 +53,7 @@ public struct NewItem: Sendable, Equatable {
 
     public init(
         session: String, content: QueueContent, priority: Int, lane: Lane, dedupeKey: String, ttl: Double? = nil,
-        atHead: Bool = false, onDuplicate: OnDuplicate = .keep, origin: EnqueueOrigin = .admin
+        atHead: Bool = false, onDuplicate: OnDuplicate = .keep, origin: EnqueueOrigin = .admin, notBefore: NotBefore? = nil
     ) {
         self.session = session
         self.content = content
@@ -61,6 +64,7 @@ public struct NewItem: Sendable, Equatable {
         self.atHead = atHead
         self.onDuplicate = onDuplicate
         self.origin = origin
+        self.notBefore = notBefore
     }
 }
 
@@ -82,6 +86,9 @@ public struct QueueItem: Sendable, Equatable {
     /// While presenting: when the lease ends and the item becomes deliverable again.
     public var leaseUntil: Date?
     public var atHead: Bool
+    /// A scheduled item is not deliverable before this (its TTL counts from it); nil when it was
+    /// deliverable from its enqueue.
+    public var notBefore: Date?
     /// What the user typed in the alert's input field, given with the ack that made it done (the
     /// server checked it against the field; never a secure field's). `QueueStore.item` reads it;
     /// of the steps, only the ack that gives it answers with it (a store may load a step's items
@@ -91,7 +98,7 @@ public struct QueueItem: Sendable, Equatable {
     public init(
         ticket: String, session: String, content: QueueContent, priority: Int, lane: Lane, dedupeKey: String,
         state: ItemState, sequence: Int64, enqueuedAt: Date, expiresAt: Date?, deliveries: Int, leaseUntil: Date?,
-        atHead: Bool, input: String? = nil
+        atHead: Bool, input: String? = nil, notBefore: Date? = nil
     ) {
         self.ticket = ticket
         self.session = session
@@ -107,6 +114,7 @@ public struct QueueItem: Sendable, Equatable {
         self.leaseUntil = leaseUntil
         self.atHead = atHead
         self.input = input
+        self.notBefore = notBefore
     }
 }
 

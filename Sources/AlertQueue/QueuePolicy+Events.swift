@@ -46,6 +46,14 @@ extension QueuePolicy {
     static func refreshDetail(_ newer: QueueItem) -> [String: ParameterValue] {
         var detail: [String: ParameterValue] = ["priority": .integer(newer.priority), "lane": .string(newer.lane.rawValue)]
         if let expiresAt = newer.expiresAt { detail["expiresAt"] = .string(ItemEvent.timeText(expiresAt)) }
+        if let notBefore = newer.notBefore { detail["notBefore"] = .string(ItemEvent.timeText(notBefore)) }
+        return detail
+    }
+
+    /// What an enqueue records: who queued the item, and when it is scheduled for, if it is.
+    static func enqueuedDetail(_ item: QueueItem, origin: EnqueueOrigin) -> [String: ParameterValue] {
+        var detail: [String: ParameterValue] = ["by": .string(origin.rawValue)]
+        if let notBefore = item.notBefore { detail["notBefore"] = .string(ItemEvent.timeText(notBefore)) }
         return detail
     }
 }

@@ -17,6 +17,8 @@ import Foundation
 /// - **Order** within a lane: `atHead` items (chains) first, the newest chain first; then
 ///   priority, higher first; then enqueue order (`sequence`). The same order ranks the best
 ///   items of different lanes against each other.
+/// - **Schedule**: a queued item with a `notBefore` after `now` is not deliverable; it keeps its
+///   place in the order, and from its time competes like any other. Its TTL counts from it.
 /// - **Lanes**: `modal` and `toast` present at most one item each; `hud` never waits. `next`
 ///   delivers the best queued item of the lanes that are free; while a hold is active only the
 ///   `hud` lane is.
@@ -29,7 +31,7 @@ import Foundation
 ///   never dead), so no HUD is ever presenting.
 /// - **Enqueue**: a live item with the same dedupe key is returned instead (not created); with
 ///   `OnDuplicate.refresh` a queued one is first brought up to date (content, priority, lane,
-///   TTL from now; its ticket and sequence kept); a new or refreshed HUD cancels the other
+///   schedule, TTL from now or from the new schedule; its ticket and sequence kept); a new or refreshed HUD cancels the other
 ///   queued HUDs of the session (changeTo); more than `maxQueueLength` live items are refused.
 /// - **Ack**: a presenting or queued item is `done`, with the input given (if any), and its chain
 ///   is queued at the head of its lane in the same step; a done item stays as it is (its input
@@ -99,13 +101,21 @@ public struct QueuePolicy: Sendable, Equatable {
 
     // MARK: - Steps
 
-    /// The item `new` becomes when it is queued at `now` under `ticket` and `sequence`.
+    /// The item `new` becomes when it is queued at `now` under `ticket` and `sequence`. A
+    /// schedule is resolved at `now` (one already past is none), and the TTL counts from it.
     public func makeItem(_ new: NewItem, ticket: String, sequence: Int64, now: Date) -> QueueItem {
-        QueueItem(
+        let notBefore = new.notBefore?.resolved(now: now)
+        let deliverableAt = notBefore ?? now
+        return QueueItem(
             ticket: ticket, session: new.session, content: new.content, priority: new.priority, lane: new.lane,
             dedupeKey: new.dedupeKey, state: .queued, sequence: sequence, enqueuedAt: now,
-            expiresAt: new.ttl.map { now.addingTimeInterval($0) }, deliveries: 0, leaseUntil: nil,
-            atHead: new.atHead)
+            expiresAt: new.ttl.map { deliverableAt.addingTimeInterval($0) }, deliveries: 0, leaseUntil: nil,
+            atHead: new.atHead, notBefore: notBefore)
+    }
+
+    /// Whether a queued `item` may be delivered at `now`: not scheduled for later.
+    public static func isDeliverable(_ item: QueueItem, now: Date) -> Bool {
+        item.notBefore.map { $0 <= now } ?? true
     }
 
     /// Ends leases and TTLs that passed at `now`. Every other step starts with it; calling it
@@ -163,7 +173,7 @@ public struct QueuePolicy: Sendable, Equatable {
         guard items.liveCount - replaced.count < settings.maxQueueLength else {
             throw .queueFull(limit: settings.maxQueueLength)
         }
-        insert(item, into: &items, replacing: replaced, now: now, detail: ["by": .string(origin.rawValue)])
+        insert(item, into: &items, replacing: replaced, now: now, detail: Self.enqueuedDetail(item, origin: origin))
         return EnqueueResult(item: item, created: true, position: Self.position(of: item, in: items))
     }
 
@@ -172,7 +182,7 @@ public struct QueuePolicy: Sendable, Equatable {
     public func next(_ items: inout SessionItems, holdUntil: Date?, now: Date) -> QueueItem? {
         prepare(&items, now: now)
         let lanes = Self.freeLanes(items.all, holdUntil: holdUntil, now: now)
-        let candidates = items.all.filter { $0.state == .queued && lanes.contains($0.lane) }
+        let candidates = items.all.filter { $0.state == .queued && lanes.contains($0.lane) && Self.isDeliverable($0, now: now) }
         guard let best = candidates.min(by: Self.precedes) else { return nil }
         // A HUD is fire-and-forget: delivered is done, with no lease to end or redeliver.
         let fireAndForget = best.lane == .hud

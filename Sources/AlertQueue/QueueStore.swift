@@ -87,6 +87,11 @@ public protocol QueueStore: Sendable {
     /// When the session's hold ends, if it has one now.
     func holdUntil(session: String, now: Date) async throws -> Date?
 
+    /// The first time after `now` at which the session's deliverable items change by time alone,
+    /// with no write to notify a waiting poll: its hold ends, or a scheduled item comes due
+    /// (`QueueItem.notBefore`). Nil when neither is ahead. A waiting `next` looks again then.
+    func nextTimedChange(session: String, now: Date) async throws -> Date?
+
     /// Whether the store answers (for `/readyz`).
     func isReachable() async -> Bool
 
@@ -110,6 +115,11 @@ public protocol EnqueueAndTakeNext: QueueStore {
 }
 
 extension QueueStore {
+    /// The hold's end alone, for a store that schedules nothing.
+    public func nextTimedChange(session: String, now: Date) async throws -> Date? {
+        try await holdUntil(session: session, now: now)
+    }
+
     public func readiness() async -> QueueError? {
         await isReachable() ? nil : .unavailable("readiness check")
     }

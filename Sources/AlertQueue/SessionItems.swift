@@ -9,8 +9,8 @@ import Foundation
 /// and `inserted` back, in that order (an update can free a dedupe key that an insert takes). A
 /// step changes only the `state`, `deliveries`, `leaseUntil` and `input` (an ack's) of the items
 /// it loaded, so that is all a store needs to write back for them, except for the items in
-/// `refreshed`: an enqueue with `OnDuplicate.refresh` also changed their content, priority, lane
-/// and expiry.
+/// `refreshed`: an enqueue with `OnDuplicate.refresh` also changed their content, priority, lane,
+/// expiry and schedule.
 ///
 /// ```swift
 /// var items = SessionItems(session: "s1", items: try loadLiveItems("s1"))
@@ -74,7 +74,7 @@ public struct SessionItems: Sendable, Equatable {
     }
 
     /// Brings the loaded item `ticket` up to date with `newer` (a duplicate enqueue's item): its
-    /// content, priority, lane and expiry. Its ticket, sequence, chain flag, enqueue time and
+    /// content, priority, lane, expiry and schedule. Its ticket, sequence, chain flag, enqueue time and
     /// deliveries stay.
     mutating func refresh(ticket: String, from newer: QueueItem) {
         guard let index = all.firstIndex(where: { $0.ticket == ticket }) else { return }
@@ -83,6 +83,7 @@ public struct SessionItems: Sendable, Equatable {
         all[index].priority = newer.priority
         all[index].lane = newer.lane
         all[index].expiresAt = newer.expiresAt
+        all[index].notBefore = newer.notBefore
         assert(changesOnlyProgress(at: index))
     }
 
@@ -101,6 +102,7 @@ public struct SessionItems: Sendable, Equatable {
             before.priority = after.priority
             before.lane = after.lane
             before.expiresAt = after.expiresAt
+            before.notBefore = after.notBefore
         }
         return before == after
     }

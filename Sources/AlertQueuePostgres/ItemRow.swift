@@ -21,8 +21,13 @@ enum ItemRow {
 
     static let columns = columns()
 
-    /// `columns`, then `input`: for `item(from:withInput: true)`.
-    static let columnsWithInput = columns + ", input"
+    /// `columns`, then `input` and `not_before`: for `item(from:withInput: true)`, the reads of
+    /// an item, a listing, a history page and a snapshot. (The window functions return neither:
+    /// no step but a refresh changes the schedule, and a refresh writes it from the enqueue.)
+    static let columnsWithInput = columns + ", input, not_before"
+
+    /// `columns`, then `not_before`: for `item(from:withSchedule: true)`.
+    static let columnsWithSchedule = columns + ", not_before"
 
     /// The item of `row`; its content from `contents`, by its text, when kept there (by text, not
     /// by ticket: another instance may refresh the item's content).
@@ -31,7 +36,9 @@ enum ItemRow {
     /// postgres-nio's generic decoding looked up type metadata for every cell, 22,500
     /// instructions a row under callgrind, and each enqueue of a batch reads its session's live
     /// items.
-    static func item(from row: PostgresRow, contents: ContentCache, withInput: Bool = false) throws -> QueueItem {
+    static func item(
+        from row: PostgresRow, contents: ContentCache, withInput: Bool = false, withSchedule: Bool = false
+    ) throws -> QueueItem {
         var cells = CellReader(row)
         let ticket = try cells.string(), session = try cells.string(), content = try cells.string()
         let priority = try cells.integer(), lane = try cells.string(), dedupeKey = try cells.string()
@@ -39,6 +46,7 @@ enum ItemRow {
         let expiresAt = try cells.optionalDouble(), deliveries = try cells.integer()
         let leaseUntil = try cells.optionalDouble(), atHead = try cells.bool()
         let input = withInput ? try cells.optionalString() : nil
+        let notBefore = withInput || withSchedule ? try cells.optionalDouble() : nil
         guard let lane = Lane(rawValue: lane), let state = ItemState(rawValue: state) else {
             throw PostgresStoreError.unreadableRow("item \(ticket) has lane \(lane) and state \(state)")
         }
@@ -46,7 +54,8 @@ enum ItemRow {
             ticket: ticket, session: session, content: try contents.content(json: content), priority: priority,
             lane: lane, dedupeKey: dedupeKey, state: state, sequence: Int64(sequence),
             enqueuedAt: Date(timeIntervalSince1970: enqueuedAt), expiresAt: expiresAt.map(Date.init(timeIntervalSince1970:)),
-            deliveries: deliveries, leaseUntil: leaseUntil.map(Date.init(timeIntervalSince1970:)), atHead: atHead, input: input)
+            deliveries: deliveries, leaseUntil: leaseUntil.map(Date.init(timeIntervalSince1970:)), atHead: atHead, input: input,
+            notBefore: notBefore.map(Date.init(timeIntervalSince1970:)))
     }
 
     static func items(from rows: PostgresRowSequence, contents: ContentCache, withInput: Bool = false) async throws -> [QueueItem] {
@@ -57,15 +66,15 @@ enum ItemRow {
         let content = try contents.json(item.content)
         return """
             INSERT INTO alertd.items (ticket, session, content, priority, lane, dedupe_key, state, sequence, \
-            enqueued_at, expires_at, deliveries, lease_until, at_head)
+            enqueued_at, expires_at, deliveries, lease_until, at_head, not_before)
             VALUES (\(item.ticket), \(item.session), \(content)::jsonb, \(item.priority), \(item.lane.rawValue), \
             \(item.dedupeKey), \(item.state.rawValue), \(item.sequence), \(item.enqueuedAt.timeIntervalSince1970), \
             \(item.expiresAt?.timeIntervalSince1970)::float8, \(item.deliveries), \
-            \(item.leaseUntil?.timeIntervalSince1970)::float8, \(item.atHead))
+            \(item.leaseUntil?.timeIntervalSince1970)::float8, \(item.atHead), \(item.notBefore?.timeIntervalSince1970)::float8)
             """
     }
 
-    /// Inserts `items` in one statement (`alertd.insert_items`); one whose dedupe key a live item
+    /// Inserts `items` in one statement (`alertd.insert_items`, with `not_before`); one whose dedupe key a live item
     /// of its session holds fails it (`items_live_dedupe`). Absent times travel as NaN (never a
     /// time) so that each column is one array of `float8`.
     static func insert(_ items: [QueueItem], contents cache: ContentCache) throws -> PostgresQuery {
@@ -78,7 +87,8 @@ enum ItemRow {
             \(column(\.enqueuedAt.timeIntervalSince1970))::float8[], \
             \(column { $0.expiresAt?.timeIntervalSince1970 ?? .nan })::float8[], \
             \(column { Int64($0.deliveries) })::bigint[], \
-            \(column { $0.leaseUntil?.timeIntervalSince1970 ?? .nan })::float8[], \(column(\.atHead))::boolean[])
+            \(column { $0.leaseUntil?.timeIntervalSince1970 ?? .nan })::float8[], \(column(\.atHead))::boolean[], \
+            \(column { $0.notBefore?.timeIntervalSince1970 ?? .nan })::float8[])
             """
     }
 
@@ -89,13 +99,14 @@ enum ItemRow {
     }
 
     /// Writes an item a duplicate enqueue refreshed: its progress, and its content, priority,
-    /// lane and expiry (the `live_counts` trigger moves its count).
+    /// lane, expiry and schedule (the `live_counts` trigger moves its count).
     static func updateRefreshed(_ item: QueueItem) throws -> PostgresQuery {
         let content = try StoredContent.json(item.content)
         return """
             UPDATE alertd.items SET state = \(item.state.rawValue), deliveries = \(item.deliveries), \
             lease_until = \(item.leaseUntil?.timeIntervalSince1970)::float8, content = \(content)::jsonb, \
-            priority = \(item.priority), lane = \(item.lane.rawValue), expires_at = \(item.expiresAt?.timeIntervalSince1970)::float8
+            priority = \(item.priority), lane = \(item.lane.rawValue), expires_at = \(item.expiresAt?.timeIntervalSince1970)::float8, \
+            not_before = \(item.notBefore?.timeIntervalSince1970)::float8
             WHERE ticket = \(item.ticket)
             """
     }

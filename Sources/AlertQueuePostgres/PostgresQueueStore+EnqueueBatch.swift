@@ -26,7 +26,9 @@ extension PostgresQueueStore {
     func runEnqueueBatch(_ batch: [EnqueueBatcher.Pending], seeingLiveItems: Bool = true) async {
         var batch = batch
         if seeingLiveItems {
-            batch = await runAtOnce(batch)
+            // A scheduled item goes the general way: `enqueue_counted` writes no `not_before`.
+            let scheduled = batch.filter { $0.item.notBefore != nil }
+            batch = await runAtOnce(batch.filter { $0.item.notBefore == nil }) + scheduled
             if batch.isEmpty { return }
         }
         let writes = batch.map { ($0.item, $0.now) }
@@ -58,6 +60,7 @@ extension PostgresQueueStore {
     /// `enqueueAtOnce` for `batch`: answers the members it inserted (or every member, with the
     /// store's error, when it failed) and returns those it held back.
     private func runAtOnce(_ batch: [EnqueueBatcher.Pending]) async -> [EnqueueBatcher.Pending] {
+        if batch.isEmpty { return [] }
         let writes = batch.map { ($0.item, $0.now) }
         do {
             let outcomes = try await perform { connection in try await self.enqueueAtOnce(writes, on: connection) }

@@ -85,6 +85,24 @@ extension PostgresQueueStore {
         }
     }
 
+    /// The hold's end or the first scheduled item's time after now (`items_queued_scheduled`),
+    /// at the store's clock, as `claim_next` compares them: one statement.
+    public func nextTimedChange(session: String, now: Date) async throws -> Date? {
+        let caller: Double? = if case .caller = options.clock { now.timeIntervalSince1970 } else { nil }
+        return try await perform { connection in
+            let rows = try await connection.query(
+                """
+                WITH n AS (SELECT coalesce(\(caller)::float8, extract(epoch FROM now())::float8) AS at)
+                SELECT least(
+                    (SELECT s.hold_until FROM alertd.sessions AS s, n WHERE s.session = \(session) AND s.hold_until > n.at),
+                    (SELECT min(i.not_before) FROM alertd.items AS i, n
+                        WHERE i.state = 'queued' AND i.not_before IS NOT NULL AND i.session = \(session) AND i.not_before > n.at))
+                """, logger: self.logger
+            ).collect()
+            return try rows.first?.decode(Double?.self).map(Date.init(timeIntervalSince1970:))
+        }
+    }
+
     /// Every instance's live items (through `items_census_live`), at the store's clock (the
     /// database's, unless `options.clock` is the caller's, as in every call).
     public func census(now: Date) async throws -> QueueCensus {

@@ -114,6 +114,9 @@ extension PostgresQueueStore {
                 WHERE state IN ('queued', 'presenting')
                 """,
             ]),
+        // Scheduled delivery: `not_before`, its index, `claim_next` stepping over items not yet
+        // due, and `insert_items` writing it.
+        Migration(name: "scheduleItems", statements: scheduleSchema),
     ]
 
     /// `alertd.lock_session(session, with_sequence, states, ticket)`: a write's first round trip.

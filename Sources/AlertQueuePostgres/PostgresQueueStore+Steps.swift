@@ -185,20 +185,24 @@ extension PostgresQueueStore {
         let listed: [ItemState] = [.queued, .presenting, .dead]
         let rows = try await connection.query(
             """
-            SELECT \(unescaped: ItemRow.columns), extract(epoch FROM now())::float8 FROM alertd.items
+            SELECT \(unescaped: ItemRow.columnsWithSchedule), extract(epoch FROM now())::float8 FROM alertd.items
             WHERE session = \(session) AND state = ANY(\(listed.map(\.rawValue))::text[]) ORDER BY sequence
             """, logger: logger
         ).collect()
         var databaseNow = now.timeIntervalSince1970  // no row: nothing to time
-        if let row = rows.first { databaseNow = try row.makeRandomAccess()[13].decode(Double.self) }
-        var items = SessionItems(session: session, items: try rows.map { try ItemRow.item(from: $0, contents: contents) })
+        if let row = rows.first { databaseNow = try row.makeRandomAccess()[14].decode(Double.self) }
+        let read = try rows.map { try ItemRow.item(from: $0, contents: contents, withSchedule: true) }
+        var items = SessionItems(session: session, items: read)
         let listing = policy.listing(&items, now: clock(caller: now, database: databaseNow))
         guard items.hasChanges else { return (listing, false) }
+        // `lock_session` returns no schedule: it is taken from the read above (a listing changes none).
+        let schedules = Dictionary(uniqueKeysWithValues: read.compactMap { item in item.notBefore.map { (item.ticket, $0) } })
         return try await connection.transaction(logger: logger) { connection in
             let (lock, loaded) = try await lockAndLoad(
                 session: session, withSequence: false, states: listed, on: connection)
             var items = loaded
-            let listing = policy.listing(&items, now: clock(caller: now, database: lock.databaseNow))
+            var listing = policy.listing(&items, now: clock(caller: now, database: lock.databaseNow))
+            for index in listing.indices { listing[index].notBefore = schedules[listing[index].ticket] }
             return (listing, try await save(items, on: connection))
         }
     }

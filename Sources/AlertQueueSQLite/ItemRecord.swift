@@ -22,11 +22,12 @@ struct ItemRecord: Sendable, Equatable {
     var deliveries: Int
     var leaseUntil: Double?
     var atHead: Bool
+    var notBefore: Double?
 
     init(
         ticket: String, session: String, content: String, priority: Int, lane: String, dedupeKey: String,
         state: String, sequence: Int64, enqueuedAt: Double, expiresAt: Double?, deliveries: Int,
-        leaseUntil: Double?, atHead: Bool
+        leaseUntil: Double?, atHead: Bool, notBefore: Double? = nil
     ) {
         self.ticket = ticket
         self.session = session
@@ -41,12 +42,13 @@ struct ItemRecord: Sendable, Equatable {
         self.deliveries = deliveries
         self.leaseUntil = leaseUntil
         self.atHead = atHead
+        self.notBefore = notBefore
     }
 
     /// The columns in the order `ItemRecordCursor` reads them by position.
     static let selection = """
         ticket, session, content, priority, lane, dedupe_key, state, sequence, enqueued_at, expires_at, \
-        deliveries, lease_until, at_head, input
+        deliveries, lease_until, at_head, input, not_before
         """
 }
 
@@ -57,7 +59,8 @@ extension ItemRecord {
             priority: item.priority, lane: item.lane.rawValue, dedupeKey: item.dedupeKey, state: item.state.rawValue,
             sequence: item.sequence, enqueuedAt: item.enqueuedAt.timeIntervalSince1970,
             expiresAt: item.expiresAt?.timeIntervalSince1970, deliveries: item.deliveries,
-            leaseUntil: item.leaseUntil?.timeIntervalSince1970, atHead: item.atHead)
+            leaseUntil: item.leaseUntil?.timeIntervalSince1970, atHead: item.atHead,
+            notBefore: item.notBefore?.timeIntervalSince1970)
     }
 
     /// Which of a session's items a step reads.
@@ -179,15 +182,16 @@ extension ItemRecord {
             sqlite3_bind_int64(statement, 11, Int64(deliveries))
             RawBinding.double(leaseUntil, to: statement, at: 12)
             sqlite3_bind_int64(statement, 13, atHead ? 1 : 0)
-            RawBinding.text(events, to: statement, at: 14)
+            RawBinding.double(notBefore, to: statement, at: 14)
+            RawBinding.text(events, to: statement, at: 15)
         }
     }
 
     /// `events`: the ids of its events so far (`EventRecord.listed`).
     static let insertSQL = """
         INSERT INTO items (ticket, session, content, priority, lane, dedupe_key, state, sequence,
-                           enqueued_at, expires_at, deliveries, lease_until, at_head, events)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                           enqueued_at, expires_at, deliveries, lease_until, at_head, not_before, events)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
 
     /// Writes what a step may change in an item it loaded: its state, deliveries and lease, and
@@ -219,7 +223,8 @@ extension ItemRecord {
     }
 
     /// Writes an item a duplicate enqueue refreshed: its progress, and its content, priority,
-    /// lane and expiry (`live_counts_move` moves its count).
+    /// lane, expiry and schedule (`live_counts_move` moves its count); `events` is appended to its
+    /// list of event ids.
     static func updateRefreshed(_ item: QueueItem, appending events: String, in db: Database) throws {
         let content = try StoredContent.json(item.content)
         try RawBinding.execute(updateRefreshedSQL, in: db) { statement in
@@ -231,13 +236,14 @@ extension ItemRecord {
             RawBinding.text(item.lane.rawValue, to: statement, at: 6)
             RawBinding.double(item.expiresAt?.timeIntervalSince1970, to: statement, at: 7)
             RawBinding.text(item.ticket, to: statement, at: 8)
-            RawBinding.text(events, to: statement, at: 9)
+            RawBinding.double(item.notBefore?.timeIntervalSince1970, to: statement, at: 9)
+            RawBinding.text(events, to: statement, at: 10)
         }
     }
 
     static let updateRefreshedSQL = """
         UPDATE items SET state = ?1, deliveries = ?2, lease_until = ?3, content = ?4, priority = ?5, lane = ?6, expires_at = ?7,
-            events = events || ?9
+            not_before = ?9, events = events || ?10
         WHERE ticket = ?8
         """
 }
@@ -269,7 +275,8 @@ extension ItemRecord {
             expiresAt: Double.fromStatement(row, atUncheckedIndex: 9).map(Date.init(timeIntervalSince1970:)),
             deliveries: try column(row, 10),
             leaseUntil: Double.fromStatement(row, atUncheckedIndex: 11).map(Date.init(timeIntervalSince1970:)),
-            atHead: try column(row, 12), input: String.fromStatement(row, atUncheckedIndex: 13))
+            atHead: try column(row, 12), input: String.fromStatement(row, atUncheckedIndex: 13),
+            notBefore: Double.fromStatement(row, atUncheckedIndex: 14).map(Date.init(timeIntervalSince1970:)))
     }
 
     /// The value of a NOT NULL column.

@@ -155,6 +155,15 @@ extension SQLiteQueueStore {
             try db.execute(sql: EventRecord.idsInItems)
         }
 
+        // Scheduled delivery: a queued item is not deliverable before `not_before` (seconds since
+        // 1970; NULL for most). The partial index holds only scheduled items, so an enqueue of
+        // an unscheduled one writes no entry of it; a waiting poll reads it for its wake-up.
+        migrator.registerMigration("scheduleItems") { db in
+            try db.alter(table: "items") { t in t.add(column: "not_before", .double) }
+            try db.execute(
+                sql: "CREATE INDEX items_queued_scheduled ON items(session, not_before) WHERE state = 'queued' AND not_before NOTNULL")
+        }
+
         return migrator
     }
 }

@@ -27,7 +27,13 @@ struct SessionWindow {
     /// The first queued item of each lane, for a delivery.
     mutating func readBest() throws {
         let bound = now.timeIntervalSince1970 + WindowSQL.margin
-        try read(WindowSQL.best) { sqlite3_bind_double($0, 2, bound) }
+        // A scheduled item due within the margin is left for the next look: the policy, not the
+        // SQL, says it is due, and a poll woken for it looks again.
+        let due = now.timeIntervalSince1970
+        try read(WindowSQL.best) { statement in
+            sqlite3_bind_double(statement, 2, bound)
+            sqlite3_bind_double(statement, 3, due)
+        }
     }
 
     /// The live item with `dedupeKey`, if any.

@@ -19,10 +19,15 @@ enum WindowSQL {
         """
 
     /// The first queued item of each lane in delivery order among those whose TTL has not ended
-    /// by `?2`: the newest chain (`items_queued_chains`), and the best other item
-    /// (`items_queued_order`). The policy picks among them as `precedes` says.
+    /// by `?2` and that are not scheduled after `?3`: the newest chain (`items_queued_chains`),
+    /// and the best other item (`items_queued_order`). The policy picks among them as `precedes`
+    /// says. An item scheduled for later is stepped over, one row each, in the index's order;
+    /// with none, the condition costs a NULL test of the first row.
     static let best = Lane.allCases.map { lane in
-        let live = "session = ?1 AND lane = '\(lane.rawValue)' AND (expires_at IS NULL OR expires_at > ?2)"
+        let live = """
+            session = ?1 AND lane = '\(lane.rawValue)' AND (expires_at IS NULL OR expires_at > ?2) \
+            AND (not_before IS NULL OR not_before <= ?3)
+            """
         return """
             SELECT * FROM (SELECT \(ItemRecord.selection) FROM items
                 WHERE state = 'queued' AND at_head = 1 AND \(live) ORDER BY sequence DESC LIMIT 1)
@@ -42,6 +47,15 @@ enum WindowSQL {
         SELECT \(ItemRecord.selection) FROM items WHERE state = 'queued' AND at_head = 1 AND session = ?1 AND lane = 'hud'
         UNION ALL
         SELECT \(ItemRecord.selection) FROM items WHERE state = 'queued' AND at_head = 0 AND session = ?1 AND lane = 'hud'
+        """
+
+    /// The first time after `?2` at which the session's hold ends or a queued item comes due
+    /// (`items_queued_scheduled`, which holds only scheduled items); NULL when neither is ahead.
+    static let nextTimedChange = """
+        SELECT min(t) FROM (
+            SELECT until AS t FROM holds WHERE session = ?1 AND until > ?2
+            UNION ALL
+            SELECT min(not_before) FROM items WHERE state = 'queued' AND not_before NOTNULL AND session = ?1 AND not_before > ?2)
         """
 
     /// Queued chains of lane `?2` newer than sequence `?3`: those ahead of a queued chain.

@@ -76,14 +76,31 @@ struct PostgresDatabaseClockTests {
         #expect(again?.deliveries == deliveries + 1)
     }
 
-    /// Moves the item's enqueue time, TTL end and lease end `seconds` back: as if that much time
-    /// had passed for it on the database clock.
+    @Test("A schedule in seconds counts from the database's now, and comes due on its clock")
+    func scheduleOnTheDatabaseClock() async throws {
+        let database = try await PostgresTestDatabase.make()
+        defer { database.remove() }
+        let store = try database.open(options: Self.databaseClock)
+        // When a caller whose clock says 1970 schedules an item a minute ahead
+        let item = try await store.enqueue(scheduled(alert("app/a", ttl: 30), .after(seconds: 60)), now: Date(timeIntervalSince1970: 0)).item
+        // Then it is a minute after the database's now, and not due for a caller far in the future
+        let due = try #require(item.notBefore)
+        #expect(due == item.enqueuedAt.addingTimeInterval(60) && item.expiresAt == due.addingTimeInterval(30))
+        #expect(try await store.next(session: session, now: .distantFuture) == nil)
+        #expect(try await store.nextTimedChange(session: session, now: .distantFuture) == due)
+        // When the minute has passed on the database clock
+        try await Self.age(store, ticket: item.ticket, by: 61)
+        #expect(try await store.next(session: session, now: Date(timeIntervalSince1970: 0))?.ticket == item.ticket)
+    }
+
+    /// Moves the item's enqueue time, schedule, TTL end and lease end `seconds` back: as if that
+    /// much time had passed for it on the database clock.
     static func age(_ store: PostgresQueueStore, ticket: String, by seconds: Double) async throws {
         _ = try await store.perform { connection in
             try await connection.query(
                 """
                 UPDATE alertd.items SET enqueued_at = enqueued_at - \(seconds), expires_at = expires_at - \(seconds),
-                    lease_until = lease_until - \(seconds)
+                    lease_until = lease_until - \(seconds), not_before = not_before - \(seconds)
                 WHERE ticket = \(ticket)
                 """, logger: store.logger)
         }

@@ -142,6 +142,25 @@ struct PostgresEnqueueAtOnceTests {
         #expect(try await store.items(session: "s3", now: at(1)).map(\.expiresAt) == [at(31)])
     }
 
+    @Test("A scheduled enqueue in a batch runs the general way and keeps its time; the others are inserted at once")
+    func scheduledInABatch() async throws {
+        // Given
+        let database = try await PostgresTestDatabase.make()
+        defer { database.remove() }
+        let store = try database.open()
+        // When: one batch, a scheduled item of the session between two of other sessions
+        let results = try await store.enqueueAsOneBatch(
+            [alert("app/a", in: "s2"), scheduled(alert("app/later", ttl: 10), .after(seconds: 60)), alert("app/b", in: "s3")], now: at(1))
+        // Then
+        #expect(results.map(\.created) == [true, true, true])
+        #expect(results[1].item.notBefore == at(61) && results[1].item.expiresAt == at(71))
+        let stored = try await store.item(session: session, ticket: results[1].item.ticket)
+        #expect(stored?.notBefore == at(61) && stored?.expiresAt == at(71))
+        #expect(try await store.next(session: session, now: at(60)) == nil)
+        #expect(try await store.next(session: session, now: at(61))?.ticket == results[1].item.ticket)
+        #expect(try await store.next(session: "s2", now: at(1))?.alertID == "app/a")
+    }
+
     /// Calls `alertd.enqueue_counted` as the store does with the caller's clock; the sessions it held back.
     private func enqueueItems(
         _ batch: [Enqueue], tickets: [String], now: Date, store: PostgresQueueStore

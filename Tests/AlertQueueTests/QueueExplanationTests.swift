@@ -10,12 +10,12 @@ struct QueueExplanationTests {
 
     func item(
         _ ticket: String, lane: Lane = .modal, priority: Int = 500, sequence: Int64, state: ItemState = .queued,
-        atHead: Bool = false, deliveries: Int = 0, leaseUntil: Date? = nil, expiresAt: Date? = nil
+        atHead: Bool = false, deliveries: Int = 0, leaseUntil: Date? = nil, expiresAt: Date? = nil, notBefore: Date? = nil
     ) -> QueueItem {
         QueueItem(
             ticket: ticket, session: session, content: .alert(id: "app/\(ticket)", parameters: [:]), priority: priority,
             lane: lane, dedupeKey: ticket, state: state, sequence: sequence, enqueuedAt: t0, expiresAt: expiresAt,
-            deliveries: deliveries, leaseUntil: leaseUntil, atHead: atHead)
+            deliveries: deliveries, leaseUntil: leaseUntil, atHead: atHead, notBefore: notBefore)
     }
 
     func explain(_ items: [QueueItem], hold: Date? = nil, finished: [QueueItem] = [], now: Date = at(10)) -> QueueExplanation {
@@ -36,6 +36,24 @@ struct QueueExplanationTests {
         #expect(why.item(ticket: "low")?.position == 2)
         #expect(why.item(ticket: "toast")?.code == .behind)
         #expect(why.item(ticket: "toast")?.blocker?.ticket == "high")
+    }
+
+    @Test("A scheduled item is `scheduled` until its time, before a hold; it is no one's blocker and no winner")
+    func scheduled() throws {
+        // Given: the best item of the modal lane scheduled at 60, two behind it, a toast
+        let why = explain([
+            item("later", priority: 900, sequence: 1, notBefore: at(60)), item("first", sequence: 2), item("second", sequence: 3),
+            item("toast", lane: .toast, priority: 100, sequence: 4),
+        ])
+        // Then
+        let later = try #require(why.item(ticket: "later"))
+        #expect(later.code == .scheduled && later.until == at(60) && later.position == 1)
+        #expect(why.next?.item.ticket == "first" && why.next?.runnerUp?.ticket == "second")
+        #expect(why.item(ticket: "second")?.code == .behind && why.item(ticket: "second")?.blocker?.ticket == "first")
+        #expect(why.item(ticket: "toast")?.blocker?.ticket == "first")
+        // And held, it still says scheduled: the hold's end would not release it
+        #expect(explain([item("later", sequence: 1, notBefore: at(60))], hold: at(30)).item(ticket: "later")?.code == .scheduled)
+        #expect(explain([item("later", sequence: 1, notBefore: at(60))], now: at(60)).next?.item.ticket == "later")
     }
 
     @Test("Among equal priorities the older wins; a chain wins over any priority; alone it is `only`")

@@ -27,7 +27,10 @@ struct SQLiteWindowTests {
         let queue = try DatabaseQueue()
         try SQLiteQueueStore.migrator.migrate(queue)
         try queue.read { db in
-            for sql in [WindowSQL.due, WindowSQL.best, WindowSQL.holder, WindowSQL.queuedHUDs, WindowSQL.chainsAhead, WindowSQL.samePriorityAhead] {
+            for sql in [
+                WindowSQL.due, WindowSQL.best, WindowSQL.holder, WindowSQL.queuedHUDs, WindowSQL.chainsAhead, WindowSQL.samePriorityAhead,
+                WindowSQL.nextTimedChange,
+            ] {
                 // When
                 // Numbered parameters, each given a value (the plan does not depend on which)
                 let bound = sql.replacing(/\?[0-9]?/, with: "'x'")

@@ -45,7 +45,7 @@ struct LiveQueueDocumentTests {
             let enqueues = [
                 #"{"alert":"onboarding/setup"}"#, #"{"alert":"app/newMessages","params":{"count":2,"sender":"Ana"},"ttl":60}"#,
                 #"{"spec":\#(adHocAlert),"dedupeKey":"maintenance"}"#, #"{"alert":"app/welcomeToast","params":{"name":"Ana"}}"#,
-                #"{"alert":"app/uploadProgress","params":{"percent":10}}"#,
+                #"{"alert":"app/uploadProgress","params":{"percent":10}}"#, #"{"alert":"app/logoutConfirm","notBefore":3600}"#,
             ]
             for (index, body) in enqueues.enumerated() {
                 record("Enqueued", "enqueue \(index)", try s.admin("POST", "/queue", json: body))
@@ -116,6 +116,8 @@ struct LiveQueueDocumentTests {
                 #"{"alert":null,"spec":{"kind":"hud","state":"success","text":null}}"#,
                 #"{"alert":"app/answerExit","onDuplicate":"keep"}"#, #"{"alert":"app/logoutConfirm","onDuplicate":"refresh"}"#,
                 #"{"alert":"app/saved","onDuplicate":null}"#,
+                #"{"alert":"app/questionExit","notBefore":60}"#, #"{"alert":"app/answerExit","notBefore":"2020-01-01T09:00:00+01:00"}"#,
+                #"{"alert":"app/logoutConfirm","notBefore":null}"#,
             ],
             "TokenRequest": [#"{}"#, #"{"ttl":60}"#, #"{"ttl":7776000}"#, #"{"ttl":null}"#],
             "HoldRequest": [#"{}"#, #"{"seconds":0.5}"#, #"{"seconds":600}"#, #"{"seconds":null}"#],
@@ -131,6 +133,8 @@ struct LiveQueueDocumentTests {
                 #"{"alert":null,"spec":null}"#, #"{"alert":"app/questionExit","when":null}"#,
                 #"{"spec":{"kind":null}}"#, #"{"alert":"app/questionExit","onDuplicate":"replace"}"#,
                 #"{"alert":"app/questionExit","onDuplicate":true}"#,
+                #"{"alert":"app/questionExit","notBefore":-1}"#, #"{"alert":"app/questionExit","notBefore":31622401}"#,
+                #"{"alert":"app/questionExit","notBefore":true}"#, #"{"alert":"app/questionExit","notBefore":[60]}"#,
             ],
             "TokenRequest": [#"{"ttl":59}"#, #"{"ttl":7776001}"#, #"{"lifetime":60}"#, #"{"lifetime":null}"#],
             "HoldRequest": [#"{"seconds":0}"#, #"{"seconds":601}"#, #"{"secs":1}"#, #"{"secs":null}"#],

@@ -38,6 +38,7 @@ struct QueueItemBody: Decodable {
     var lane: String
     var state: String
     var enqueuedAt: String
+    var notBefore: String?
     var expiresAt: String?
     var deliveries: Int
 }

@@ -6,10 +6,11 @@ import Foundation
 
 /// `POST /v1/sessions/{session}/queue`: `{"alert": "catalog/type", "params": {…}}` or
 /// `{"spec": {…}}`, with optional `priority` (0…1000, default the alert's), `ttl` (seconds),
-/// `dedupeKey` and `onDuplicate` (`refresh`, the default, or `keep`). Every problem is reported
+/// `dedupeKey`, `onDuplicate` (`refresh`, the default, or `keep`) and `notBefore` (a time or
+/// seconds from now, see `NotBeforeField`). Every problem is reported
 /// at once, each with a pointer into the body.
 struct EnqueueRequest {
-    static let members: Set<String> = ["alert", "params", "spec", "priority", "ttl", "dedupeKey", "onDuplicate"]
+    static let members: Set<String> = ["alert", "params", "spec", "priority", "ttl", "dedupeKey", "onDuplicate", NotBeforeField.name]
     /// The longest wait an item may be given: 30 days.
     static let maxTTL = 30.0 * 86_400
 
@@ -58,13 +59,15 @@ struct EnqueueRequest {
     }
 
     /// The item to store; throws 400 for a body that is not a JSON object, 413 for a spec past
-    /// `SpecLimits.encodedSpec` as sent (before it is read), 422 with every problem.
-    static func item(session: String, body: [UInt8], alerts: RenderedAlerts) throws -> NewItem {
+    /// `SpecLimits.encodedSpec` as sent (before it is read), 422 with every problem. `now` bounds
+    /// how far ahead `notBefore` may lie.
+    static func item(session: String, body: [UInt8], alerts: RenderedAlerts, now: Date) throws -> NewItem {
         let (object, spans) = try JSONBody.objectAndSpans(body)
         if let span = spans["spec"], let issue = SpecLimits.sizeIssue(span.count, at: "/spec") { throw APIError.specTooLarge(issue) }
         // A member given as null is read as left out (`JSONBody`), so is a parameter.
         var issues = JSONBody.unknownMembers(of: object, among: members)
         let fields = Body(object, issues: &issues)
+        let notBefore = NotBeforeField.read(object, now: now, issues: &issues)
 
         var accepted: (priority: Int, lane: Lane, dedupeKey: String)?
         var content: QueueContent?
@@ -108,7 +111,8 @@ struct EnqueueRequest {
         guard issues.isEmpty, let accepted, let content, let onDuplicate else { throw APIError.invalidRequest(issues) }
         return NewItem(
             session: session, content: content, priority: fields.priority ?? accepted.priority, lane: accepted.lane,
-            dedupeKey: fields.dedupeKey.map { "key:" + $0 } ?? accepted.dedupeKey, ttl: fields.ttl, onDuplicate: onDuplicate)
+            dedupeKey: fields.dedupeKey.map { "key:" + $0 } ?? accepted.dedupeKey, ttl: fields.ttl, onDuplicate: onDuplicate,
+            notBefore: notBefore)
     }
 
     /// The ad-hoc spec, read and validated as `POST /v1/specs/validate` does, pointers under `/spec`.

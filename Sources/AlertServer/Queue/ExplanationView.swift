@@ -14,6 +14,7 @@ struct ItemExplanationView: Encodable {
     var params: [String: ParameterValue]?
     var kind: AlertKind?
     var enqueuedAt: String
+    var notBefore: String?
     var expiresAt: String?
     var deliveries: Int
     var code: ExplanationCode
@@ -61,6 +62,7 @@ struct ItemExplanationView: Encodable {
         case .spec(let draft): kind = draft.kind
         }
         enqueuedAt = item.enqueuedAt.formatted(.iso8601)
+        notBefore = item.notBefore?.formatted(.iso8601)
         expiresAt = item.expiresAt?.formatted(.iso8601)
         deliveries = item.deliveries
         code = why.code
@@ -127,6 +129,8 @@ struct ItemExplanationView: Encodable {
             return "Waits: the \(item.lane.rawValue) lane shows \(why.blocker.map(describe) ?? "another item") since \(since), leased until \(until)."
         case .held:
             return "Waits: the session is held until \(until); only HUDs are delivered meanwhile."
+        case .scheduled:
+            return "Scheduled: it is not delivered before \(until); then it takes its place by priority and enqueue order."
         case .behind:
             guard let ahead = why.blocker else { return "Waits behind another item." }
             let because = if ahead.atHead && !item.atHead { "a chain, which comes before everything queued" }

@@ -87,8 +87,9 @@ final class QueueHandlers: Sendable {
     func enqueue(_ request: Request) async throws -> any ResponseGenerator {
         let session = try Self.session(of: request)
         try access.requireAdmin(request)
-        let item = try EnqueueRequest.item(session: session, body: request.http.body, alerts: alerts)
-        let result = try await handoff.enqueue(item, now: clock.now())
+        let now = clock.now()
+        let item = try EnqueueRequest.item(session: session, body: request.http.body, alerts: alerts, now: now)
+        let result = try await handoff.enqueue(item, now: now)
         if result.created { metrics.enqueued() }
         return uncached(
             Enqueued(ticket: result.item.ticket, position: result.position, duplicate: !result.created, refreshed: result.refreshed),
@@ -137,10 +138,10 @@ final class QueueHandlers: Sendable {
         if now >= deadline || polls.isClosed {
             return HTTPResponse(status: 204, headers: ["Cache-Control": "no-store"])
         }
-        // A hold that ends by itself notifies no one: look again when it ends.
+        // A hold that ends or a scheduled item that comes due notifies no one: look again then.
         var wakeUp = deadline
-        if let holdEnd = try await store.holdUntil(session: session, now: now) {
-            wakeUp = min(deadline, holdEnd.addingTimeInterval(0.005))
+        if let change = try await store.nextTimedChange(session: session, now: now) {
+            wakeUp = min(deadline, max(change, now).addingTimeInterval(0.005))
         }
         return PendingResponse { [self, wakeUp] answer in
             polls.park(session: session, since: generation, until: wakeUp) { [self] delivered in

@@ -19,6 +19,8 @@ struct ItemView: Encodable {
     var lane: Lane
     var state: ItemState
     var enqueuedAt: String
+    /// A scheduled item: not delivered before this; absent when it was deliverable at once.
+    var notBefore: String?
     var expiresAt: String?
     var deliveries: Int
     /// What the user typed, given with the ack of a done item; absent otherwise.
@@ -42,6 +44,7 @@ struct ItemView: Encodable {
         lane = item.lane
         state = item.state
         enqueuedAt = item.enqueuedAt.formatted(.iso8601)
+        notBefore = item.notBefore?.formatted(.iso8601)
         expiresAt = item.expiresAt?.formatted(.iso8601)
         deliveries = item.deliveries
         input = item.input
