@@ -73,6 +73,7 @@ public protocol QueueStore: Sendable {
     func erase(session: String) async throws -> Erasure
 
     /// One batch of the retention's sweep, in one short transaction: looks at up to `limit` items
+    /// (a store may stop sooner to let live writes go first; `next` then says where it stopped)
     /// in enqueue order, after `after` (from the oldest when nil), and deletes those finished
     /// (done, cancelled, expired, dead) before `cutoff`, with their events. An item finished when
     /// its last event was recorded (one without events, when it was enqueued). Live items, and
