@@ -73,7 +73,6 @@ public protocol QueueStore: Sendable {
     func erase(session: String) async throws -> Erasure
 
     /// One batch of the retention's sweep, in one short transaction: looks at up to `limit` items
-    /// (a store may stop sooner to let live writes go first; `next` then says where it stopped)
     /// in enqueue order, after `after` (from the oldest when nil), and deletes those finished
     /// (done, cancelled, expired, dead) before `cutoff`, with their events. An item finished when
     /// its last event was recorded (one without events, when it was enqueued). Live items, and
@@ -81,6 +80,10 @@ public protocol QueueStore: Sendable {
     /// (`next` nil) at the first item enqueued at or after the cutoff, which cannot have finished
     /// before it, or after the last item.
     func purge(finishedBefore cutoff: Date, after: PurgeCursor?, limit: Int) async throws -> PurgeBatch
+
+    /// How the retention paces its sweep here: items per `purge` batch, and the pause between
+    /// two. By default 25 items, 10 ms.
+    var purgePace: PurgePace { get }
 
     /// Holds modal and toast delivery until `until`, or releases the hold (nil).
     func hold(session: String, until: Date?) async throws
@@ -111,6 +114,8 @@ public protocol EnqueueAndTakeNext: QueueStore {
 }
 
 extension QueueStore {
+    public var purgePace: PurgePace { PurgePace(batchSize: 25, pause: .milliseconds(10)) }
+
     public func readiness() async -> QueueError? {
         await isReachable() ? nil : .unavailable("readiness check")
     }

@@ -100,8 +100,7 @@ final class WriteBatcher: Sendable {
         if wanted { _ = try? db.checkpoint(.passive) }
     }
 
-    /// Live writes waiting for the next batch (a write now would be one more). A background
-    /// write checks it between its steps, and stops early when a live write waits.
+    /// Live writes waiting for the next batch (a write now would be one more).
     var backlog: Int { state.withLock { $0.pending.count } }
 
     /// When the transaction running now began, if it has run longer than the timeout.

@@ -1,7 +1,6 @@
 import AlertSpec
 import Foundation
 import GRDB
-import Locking
 import TestClocks
 import Testing
 
@@ -46,50 +45,6 @@ struct SQLiteRetentionTests {
         #expect(try Self.size(path + "-wal") <= limit)
         #expect(try Self.pragma("freelist_count", path) == 0)
         #expect(try Self.pragma("page_count", path) < pagesBefore / 2, "\(pagesBefore) pages before")
-    }
-
-    @Test("A live write that waits ends a purge batch after the item under way; the sweep goes on from there")
-    func purgeGivesWayToLiveWrites() async throws {
-        // Given: a file store with five cancelled items, and a hook on the writer's connection
-        // that, as the purge deletes its first item, has an enqueue wait for the writer
-        let (path, remove) = try temporaryDatabasePath()
-        defer { remove() }
-        let store = try SQLiteQueueStore(path: path, settings: QueueSettings(maxQueueLength: 10))
-        defer { try? store.close() }
-        for index in 0..<5 {
-            let ticket = try await store.enqueue(alert("app/a", in: "s\(index)"), now: t0).item.ticket
-            _ = try await store.cancel(session: "s\(index)", ticket: ticket, now: at(1))
-        }
-        let live = Locked<Task<EnqueueResult, any Error>?>(nil)
-        let hook = DatabaseFunction("live_write_waits", argumentCount: 0, pure: false) { _ in
-            guard live.withLock({ $0 == nil }) else { return nil }
-            live.withLock { $0 = Task { try await store.enqueue(alert("app/live", in: "live"), now: at(2)) } }
-            let deadline = Date().addingTimeInterval(10)
-            while store.batcher.backlog == 0, Date() < deadline { usleep(1_000) }
-            return nil
-        }
-        try await store.writer.write { db in
-            db.add(function: hook)
-            try db.execute(sql: "CREATE TEMP TRIGGER live_write_waits AFTER DELETE ON items BEGIN SELECT live_write_waits(); END")
-        }
-
-        // When: a batch of up to 10 items runs, then the sweep goes on from its cursor
-        let first = try await store.purge(finishedBefore: at(50), after: nil, limit: 10)
-        let enqueued = try await live.withLock { $0 }?.value
-        var rest = 0
-        var cursor = first.next
-        while let after = cursor {
-            let batch = try await store.purge(finishedBefore: at(50), after: after, limit: 10)
-            rest += batch.items
-            cursor = batch.next
-        }
-
-        // Then: the batch stopped after its first item for the enqueue, which committed; the
-        // sweep purged the other four and kept the live item
-        #expect(first.items == 1 && first.next != nil)
-        #expect(enqueued?.item.state == .queued)
-        #expect(rest == 4)
-        #expect(try await store.items(session: "live", now: at(3)).count == 1)
     }
 
     @Test("A file made without auto-vacuum keeps it, and its purges keep the free pages for new rows")
