@@ -44,7 +44,7 @@ extension SQLiteQueueStore {
 
     /// Batches of 5 items, 2 ms apart: each batch's pages go into the WAL with the next live
     /// commit, so small ones keep that commit short (`scripts/bench/retention.sh`: enqueue p99
-    /// during the purge 1.4–1.7 × idle, against 2.7 × with 25 items 10 ms apart).
+    /// during the purge 1.4–1.95 × idle, against 2.0–2.7 × with 25 items 10 ms apart).
     public var purgePace: PurgePace { PurgePace(batchSize: 5, pause: .milliseconds(2)) }
 }
 
