@@ -22,6 +22,18 @@ public struct PurgeBatch: Sendable, Equatable {
     }
 }
 
+/// How a sweep of the retention goes: `batchSize` items looked at per purge batch, `pause`
+/// between two batches (so that live writes interleave with them).
+public struct PurgePace: Sendable, Equatable {
+    public var batchSize: Int
+    public var pause: Duration
+
+    public init(batchSize: Int, pause: Duration) {
+        self.batchSize = batchSize
+        self.pause = pause
+    }
+}
+
 extension QueueStore {
     /// Purges every item finished before `cutoff`, batch after batch of `limit` items looked at,
     /// from the oldest: a whole sweep, for tests and tools. The server's retention pauses

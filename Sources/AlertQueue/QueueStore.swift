@@ -81,6 +81,10 @@ public protocol QueueStore: Sendable {
     /// before it, or after the last item.
     func purge(finishedBefore cutoff: Date, after: PurgeCursor?, limit: Int) async throws -> PurgeBatch
 
+    /// How the retention paces its sweep here: items per `purge` batch, and the pause between
+    /// two. By default 25 items, 10 ms.
+    var purgePace: PurgePace { get }
+
     /// Holds modal and toast delivery until `until`, or releases the hold (nil).
     func hold(session: String, until: Date?) async throws
 
@@ -119,6 +123,8 @@ extension QueueStore {
     public func nextTimedChange(session: String, now: Date) async throws -> Date? {
         try await holdUntil(session: session, now: now)
     }
+
+    public var purgePace: PurgePace { PurgePace(batchSize: 25, pause: .milliseconds(10)) }
 
     public func readiness() async -> QueueError? {
         await isReachable() ? nil : .unavailable("readiness check")

@@ -289,11 +289,11 @@ extension SQLiteQueueStore {
         }
     }
 
-    /// Runs `body` as one write (see `WriteBatcher`); a store failure is thrown as a
-    /// `QueueError`, and noted until a write succeeds.
-    func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+    /// Runs `body` as one write (see `WriteBatcher`), a background one when `background`; a
+    /// store failure is thrown as a `QueueError`, and noted until a write succeeds.
+    func write<T: Sendable>(background: Bool = false, _ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         do {
-            let value = try await batcher.write(body)
+            let value = try await background ? batcher.writeInBackground(body) : batcher.write(body)
             health.succeeded()
             return value
         } catch let error as QueueError where error.storeFailure != nil {

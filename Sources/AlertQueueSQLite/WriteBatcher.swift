@@ -19,6 +19,11 @@ import Locking
 ///
 /// "Acknowledged means committed": a write returns after its transaction commits and, when
 /// there is a `verify`, after it found the database still where the store opened it.
+///
+/// A background write (`writeInBackground`, the retention's purge) gives way to the live ones:
+/// it runs in a transaction of its own, after the live writes waiting with it (it waits at most
+/// one batch of them), and commits without a flush of its own (`synchronous = NORMAL` for its
+/// transaction): the next live commit's flush, or the next checkpoint, makes it durable.
 final class WriteBatcher: Sendable {
     /// A write waiting for its batch.
     private struct Write: Sendable {
@@ -32,13 +37,21 @@ final class WriteBatcher: Sendable {
         let failed: @Sendable (any Error) -> Void
         /// When it arrived, by the clock.
         let arrived: Date
+        /// Runs alone, after the live writes (`writeInBackground`).
+        let background: Bool
     }
 
     private struct State {
         /// A batch is running now.
         var busy = false
-        /// Writes waiting for the next batch.
+        /// Live writes waiting for the next batch.
         var pending: [Write] = []
+        /// Background writes waiting, each for a transaction of its own.
+        var background: [Write] = []
+        /// A batch of live writes went before the first background write: it runs next.
+        var backgroundDue = false
+        /// The writer's `synchronous`, when a background write lowered it, to be set back.
+        var lowered: Int?
         /// The batch running, and when it began, by the clock.
         var running: [Write] = []
         var runningSince: Date?
@@ -89,7 +102,7 @@ final class WriteBatcher: Sendable {
         if wanted { _ = try? db.checkpoint(.passive) }
     }
 
-    /// Writes waiting for the next batch (a write now would be one more).
+    /// Live writes waiting for the next batch (a write now would be one more).
     var backlog: Int { state.withLock { $0.pending.count } }
 
     /// When the transaction running now began, if it has run longer than the timeout.
@@ -109,6 +122,17 @@ final class WriteBatcher: Sendable {
     /// database's rows, through INSERT, UPDATE and DELETE (SQLite counts their changes), and
     /// state that follows the transaction (as `SequenceMemo` does).
     func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await write(background: false, body)
+    }
+
+    /// Runs `body` as a background write (see the type's note): alone in its transaction, after
+    /// the live writes waiting, and with no flush of its own. For work nobody waits on, which is
+    /// done again should a crash of the machine take it back.
+    func writeInBackground<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await write(background: true, body)
+    }
+
+    private func write<T: Sendable>(background: Bool, _ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         let arrived = clock.now()
         return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
             let answer = Once(continuation)
@@ -142,7 +166,8 @@ final class WriteBatcher: Sendable {
                 return { answer.resume(with: outcome) }
             }
             let startsBatch = state.withLock { state -> Bool in
-                state.pending.append(Write(run: run, failed: { answer.resume(with: .failure($0)) }, arrived: arrived))
+                let write = Write(run: run, failed: { answer.resume(with: .failure($0)) }, arrived: arrived, background: background)
+                if background { state.background.append(write) } else { state.pending.append(write) }
                 guard !state.busy else { return false }
                 state.busy = true
                 return true
@@ -161,11 +186,12 @@ final class WriteBatcher: Sendable {
         let now = clock.now()
         let cutoff = now.addingTimeInterval(-timeout)
         let (unwritten, uncertain, next) = state.withLock { state -> ([Write], [Write], Date?) in
-            let unwritten = state.pending.filter { $0.arrived <= cutoff }
+            let unwritten = (state.pending + state.background).filter { $0.arrived <= cutoff }
             state.pending.removeAll { $0.arrived <= cutoff }
+            state.background.removeAll { $0.arrived <= cutoff }
             let uncertain = state.running.filter { $0.arrived <= cutoff }
             state.running.removeAll { $0.arrived <= cutoff }
-            let oldest = (state.pending + state.running).map(\.arrived).min()
+            let oldest = (state.pending + state.background + state.running).map(\.arrived).min()
             return (unwritten, uncertain, state.busy ? (oldest ?? now) : nil)
         }
         let limit = "\(timeout) s"
@@ -178,8 +204,9 @@ final class WriteBatcher: Sendable {
         if let next { watchdog.schedule(at: next.addingTimeInterval(timeout), leeway: .milliseconds(50)) }
     }
 
-    /// On the writer's queue: runs every waiting write in one transaction, again while more
-    /// arrived meanwhile, then frees the writer.
+    /// On the writer's queue: runs every waiting live write in one transaction, again while more
+    /// arrived meanwhile, then frees the writer. A background write runs alone, when no live
+    /// write waits or after one batch of them.
     ///
     /// A batch runs its writes one after the other, with no savepoint between them, as nearly
     /// every write either succeeds or fails before it changes anything. Should one fail after
@@ -194,18 +221,28 @@ final class WriteBatcher: Sendable {
             while true {
                 let now = clock.now()
                 let batch = state.withLock { state -> [Write] in
-                    state.running = state.pending
-                    state.runningSince = state.pending.isEmpty ? nil : now
-                    if state.pending.isEmpty { state.busy = false }
-                    defer { state.pending.removeAll(keepingCapacity: true) }
-                    return state.pending
+                    let batch: [Write]
+                    if !state.background.isEmpty, state.pending.isEmpty || state.backgroundDue {
+                        batch = [state.background.removeFirst()]
+                        state.backgroundDue = false
+                    } else {
+                        batch = state.pending
+                        state.pending.removeAll(keepingCapacity: true)
+                        state.backgroundDue = !state.background.isEmpty
+                    }
+                    state.running = batch
+                    state.runningSince = batch.isEmpty ? nil : now
+                    if batch.isEmpty { state.busy = false }
+                    return batch
                 }
                 // (The watchdog stays set: a write may already have set it again.)
-                guard !batch.isEmpty else { return }
+                guard let first = batch.first else { return }
                 catchUpIfWanted(db)
                 var answers: [@Sendable () -> Void] = []
                 answers.reserveCapacity(batch.count)
                 do {
+                    try setFlush(background: first.background, db)
+                    defer { if first.background { try? setFlush(background: false, db) } }
                     do {
                         try commit(batch, isolated: false, answers: &answers, db)
                     } catch is MustIsolate {
@@ -220,6 +257,21 @@ final class WriteBatcher: Sendable {
                     for write in batch { write.failed(error) }
                 }
             }
+        }
+    }
+
+    /// Before a transaction, outside any (SQLite refuses the change inside one): a background
+    /// write's commit goes without a flush (`synchronous` lowered to `NORMAL` when above it); a
+    /// live batch's has the connection's own setting back, or the batch fails rather than
+    /// commit without its flush.
+    private func setFlush(background: Bool, _ db: Database) throws {
+        if let lowered = state.withLock({ $0.lowered }) {
+            guard !background else { return }
+            try db.execute(sql: "PRAGMA synchronous = \(lowered)")
+            state.withLock { $0.lowered = nil }
+        } else if background, let level = try Int.fetchOne(db, sql: "PRAGMA synchronous"), level > 1 {
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            state.withLock { $0.lowered = level }
         }
     }
 

@@ -81,6 +81,57 @@ struct WriteBatcherTests {
         return (first, release)
     }
 
+    @Test("A background write runs after the live writes that waited with it, alone, and commits without a flush")
+    func backgroundWriteGivesWay() async throws {
+        // Given: a file's writer that flushes every commit (FULL), held; a background write
+        // waiting, then three live writes
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let pool = try DatabasePool(path: folder.appendingPathComponent("db.sqlite").path)
+        try await pool.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+            try db.execute(sql: "CREATE TABLE t (x INTEGER PRIMARY KEY)")
+        }
+        let batcher = WriteBatcher(writer: pool)
+        let holding = Locked(false)
+        let release = DispatchSemaphore(value: 0)
+        let first = Task(executorPreference: OwnThread()) {
+            try await batcher.write { _ in
+                holding.withLock { $0 = true }
+                _ = release.wait(timeout: .now() + 20)
+            }
+        }
+        let deadline = ContinuousClock.now + .seconds(15)
+        while !holding.withLock({ $0 }), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(2)) }
+        // Each write notes its value and the connection's `synchronous` (which SQLite keeps for
+        // a whole transaction).
+        let runs = Locked([(x: Int, synchronous: Int)]())
+        let note: @Sendable (Int, Database) throws -> Void = { x, db in
+            let synchronous = try Int.fetchOne(db, sql: "PRAGMA synchronous") ?? -1
+            try db.execute(sql: "INSERT INTO t VALUES (?)", arguments: [x])
+            runs.withLock { $0.append((x, synchronous)) }
+        }
+        let background = Task { try await batcher.writeInBackground { db in try note(0, db) } }
+        try await Task.sleep(for: .milliseconds(50))
+        let live = (1...3).map { x in Task { try await batcher.write { db in try note(x, db) } } }
+        while batcher.backlog < 3, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(2)) }
+        // When: the writer is free
+        release.signal()
+        try await first.value
+        try await background.value
+        for write in live { try await write.value }
+        // Then: the live writes ran first, flushed (FULL is 2); the background one after them,
+        // in a transaction of its own, unflushed (NORMAL is 1); and the next live write flushes
+        let ran = runs.withLock { $0 }
+        #expect(ran.map(\.x).sorted() == [0, 1, 2, 3])
+        #expect(ran.last?.x == 0)
+        #expect(ran.last?.synchronous == 1)
+        #expect(ran.dropLast().allSatisfy { $0.synchronous == 2 })
+        try await batcher.write { db in try note(4, db) }
+        #expect(runs.withLock { $0.last?.synchronous } == 2)
+    }
+
     @Test("A write after SQLite ended the batch's transaction fails the batch, and nothing of it commits")
     func transactionEndedUnderTheBatch() async throws {
         // Given: three writes waiting for the writer, the first of which ends the transaction as

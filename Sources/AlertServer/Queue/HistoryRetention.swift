@@ -20,11 +20,11 @@ public struct HistoryRetention: Sendable {
     /// Seconds the daily outcome roll-ups are kept (`--outcomes-retention`), for the step that
     /// deletes the older ones in each pass.
     public let outcomesRetention: TimeInterval
-    /// Items each purge batch looks at.
+    /// Items each purge batch looks at (by default, the store's `purgePace`).
     public let batchSize: Int
     /// Between two passes.
     public let interval: Duration
-    /// Between two batches of a pass.
+    /// Between two batches of a pass (by default, the store's `purgePace`).
     public let pause: Duration
     public let logger: Logger
     /// Counts the events about to go into the daily outcomes first (nil: none kept).
@@ -32,7 +32,7 @@ public struct HistoryRetention: Sendable {
 
     public init(
         store: any QueueStore, clock: any AlertClock, retention: TimeInterval, outcomesRetention: TimeInterval = 400 * 86_400,
-        batchSize: Int = 25, interval: Duration = .seconds(60), pause: Duration = .milliseconds(10),
+        batchSize: Int? = nil, interval: Duration = .seconds(60), pause: Duration? = nil,
         logger: Logger = Logger(label: "alertd"), rollUps: OutcomeRollUps? = nil
     ) {
         self.rollUps = rollUps
@@ -40,9 +40,9 @@ public struct HistoryRetention: Sendable {
         self.clock = clock
         self.retention = retention
         self.outcomesRetention = outcomesRetention
-        self.batchSize = batchSize
+        self.batchSize = batchSize ?? store.purgePace.batchSize
         self.interval = interval
-        self.pause = pause
+        self.pause = pause ?? store.purgePace.pause
         self.logger = logger
     }
 
