@@ -68,6 +68,9 @@ public struct SQLiteQueueStore: EnqueueAndTakeNext {
         var configuration = Self.configuration(durability: durability, journalSizeLimit: journalSizeLimit)
         configuration.prepareDatabase { db in progress.watch(db) }
         let pool = try DatabasePool(path: path, configuration: configuration)
+        // GRDB sets `synchronous = NORMAL` on the writer once it has turned WAL on, after the
+        // configuration's own setup: the durability asked for is set again here.
+        try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = \(durability.synchronous)") }
         let file = StoreFile(path: path)
         let batcher = WriteBatcher(writer: pool, clock: clock, timeout: timeout) { file?.check() }
         let checkpointer = try Checkpointer(

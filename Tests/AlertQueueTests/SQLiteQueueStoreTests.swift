@@ -1,5 +1,6 @@
 import AlertSpec
 import Foundation
+import GRDB
 import TestClocks
 import TestExecutors
 import Testing
@@ -10,6 +11,19 @@ import AlertQueue
 /// What is particular to the SQLite store, beyond the shared contract.
 @Suite("SQLite queue store")
 struct SQLiteQueueStoreTests {
+    @Test("A file store's writer flushes each commit as its durability says", arguments: [(SQLiteDurability.full, 2), (.process, 1)])
+    func writerKeepsItsDurability(_ durability: SQLiteDurability, synchronous: Int) async throws {
+        // Given a file store (GRDB turns WAL on after the configuration's own setup)
+        let (path, remove) = try temporaryDatabasePath()
+        defer { remove() }
+        let store = try SQLiteQueueStore(path: path, durability: durability)
+        defer { try? store.close() }
+        // When
+        let level = try await store.write { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") }
+        // Then: 2 is FULL, 1 NORMAL
+        #expect(level == synchronous)
+    }
+
     @Test("When an enqueue misses a live duplicate, the unique index catches it and the live item is returned")
     func uniqueIndexCatchesDuplicate() async throws {
         // Given
