@@ -16,7 +16,7 @@
 #      beside it this VM's floor (a request that does no work, after the same idle gap)
 #   7. long sessions (scripts/bench/long-session.sh, on a server of its own): enqueues and cycles
 #      on sessions holding 10,000 queued items beside empty ones, and the ratio
-# ALERTD_BIN (.build/release/alertd) is the build measured. DURATION (5s) and ROUNDS (3) are
+# ALERTD_BIN (.build/release/alertd) is the build measured. DURATION (5s) and ROUNDS (5) are
 # the enqueue and cycle rounds'; WAKE_ROUNDS (400) the wake-ups'. (ROUNDS from the environment
 # once reached the long-poll script as well: with ROUNDS=4, its p99 came from four wake-ups.)
 set -euo pipefail
@@ -27,7 +27,7 @@ ALERTD_BIN=${ALERTD_BIN:-.build/release/alertd}
 . scripts/bench/build-check.sh
 describe_build "$ALERTD_BIN"
 DURATION=${DURATION:-5s}
-ROUNDS=${ROUNDS:-3}
+ROUNDS=${ROUNDS:-5}
 ADMIN=bench-admin-token
 work=$(mktemp -d)
 server=

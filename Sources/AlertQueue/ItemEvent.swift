@@ -187,7 +187,9 @@ extension ItemEvent {
     public var detailJSON: String {
         var output = JSONOutput(capacity: 128)
         output.beginObject()
-        for (key, value) in detail.sorted(by: { $0.key < $1.key }) {
+        // Most details have one member (an enqueue's `by`): nothing to sort.
+        let members = detail.count == 1 ? Array(detail) : detail.sorted { $0.key < $1.key }
+        for (key, value) in members {
             output.key(key)
             switch value {
             case .integer(let int): output.write(int)

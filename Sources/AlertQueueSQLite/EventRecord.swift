@@ -59,16 +59,6 @@ enum EventRecord {
     /// The ids an item's `events` list holds, as a JSON array, for `json_each`.
     static func idArray(_ column: String) -> String { "json_each('[' || substr(\(column), 2) || ']')" }
 
-    /// The text that appends `ids` to an item's `events` list.
-    static func listed(_ ids: some Sequence<Int64>) -> String {
-        var text = ""
-        for id in ids {
-            text += ","
-            text += String(id)
-        }
-        return text
-    }
-
     /// The largest id given: kept, or deleted (`event_floor`).
     @Sendable static func lastID(_ db: Database) throws -> Int64 {
         try Int64.fetchOne(db.cachedStatement(sql: lastIDSQL)) ?? 0

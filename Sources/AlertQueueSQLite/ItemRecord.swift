@@ -187,7 +187,7 @@ extension ItemRecord {
         }
     }
 
-    /// `events`: the ids of its events so far (`EventRecord.listed`).
+    /// `events`: the ids of its events so far (",12,57"; see `EventRecord.idsInItems`).
     static let insertSQL = """
         INSERT INTO items (ticket, session, content, priority, lane, dedupe_key, state, sequence,
                            enqueued_at, expires_at, deliveries, lease_until, at_head, not_before, events)

@@ -31,7 +31,12 @@ extension SQLiteQueueStore {
         ids.reserveCapacity(events.count)
         for _ in events { ids.append(try eventIDs.next(in: db)) }
         func listed(_ ticket: String) -> String {
-            events.isEmpty ? "" : EventRecord.listed(zip(events, ids).lazy.filter { $0.0.ticket == ticket }.map(\.1))
+            var text = ""
+            for index in events.indices where events[index].ticket == ticket {
+                text += ","
+                text += String(ids[index])
+            }
+            return text
         }
         for item in updated {
             guard items.refreshed.contains(item.ticket) else {
