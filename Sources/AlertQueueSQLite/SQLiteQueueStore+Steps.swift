@@ -20,7 +20,8 @@ extension SQLiteQueueStore {
     }
 
     /// Writes a step's changes: updates first (they may free a dedupe key), then inserts, then its
-    /// events (`EventRecord`), in the same transaction. A step
+    /// events (`EventRecord`), in the same transaction; each item row written lists the ids of
+    /// its new events, and the events are kept for the roll-up once committed. A step
     /// changes only the state, deliveries and lease of the items it loaded (see `SessionItems`),
     /// and the content, priority, lane and expiry of those it refreshed, whose kept content is
     /// forgotten now and again when the transaction ends (a load in between keeps the new one).
