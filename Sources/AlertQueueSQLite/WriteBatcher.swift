@@ -264,13 +264,14 @@ final class WriteBatcher: Sendable {
     /// write's commit goes without a flush (`synchronous` lowered to `NORMAL` when above it); a
     /// live batch's has the connection's own setting back, or the batch fails rather than
     /// commit without its flush.
+    /// Its statements are cached: a purge runs a batch every few milliseconds.
     private func setFlush(background: Bool, _ db: Database) throws {
         if let lowered = state.withLock({ $0.lowered }) {
             guard !background else { return }
-            try db.execute(sql: "PRAGMA synchronous = \(lowered)")
+            try db.cachedStatement(sql: "PRAGMA synchronous = \(lowered)").execute()
             state.withLock { $0.lowered = nil }
-        } else if background, let level = try Int.fetchOne(db, sql: "PRAGMA synchronous"), level > 1 {
-            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+        } else if background, let level = try Int.fetchOne(db.cachedStatement(sql: "PRAGMA synchronous")), level > 1 {
+            try db.cachedStatement(sql: "PRAGMA synchronous = NORMAL").execute()
             state.withLock { $0.lowered = level }
         }
     }
