@@ -117,6 +117,8 @@ extension PostgresQueueStore {
         // Scheduled delivery: `not_before`, its index, `claim_next` stepping over items not yet
         // due, and `insert_items` writing it.
         Migration(name: "scheduleItems", statements: scheduleSchema),
+        // Groups of copies (a user's devices reached once) and the withdraws owed to devices.
+        Migration(name: "groupsAndWithdrawals", statements: groupsSchema),
     ]
 
     /// `alertd.lock_session(session, with_sequence, states, ticket)`: a write's first round trip.

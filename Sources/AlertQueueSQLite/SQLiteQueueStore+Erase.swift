@@ -18,6 +18,7 @@ extension SQLiteQueueStore {
             try db.execute(sql: "DELETE FROM items WHERE session = ?", arguments: [session])
             let items = db.changesCount
             try db.execute(sql: "DELETE FROM holds WHERE session = ?", arguments: [session])
+            try WithdrawalRecord.forget(session: session, in: db)
             try db.execute(sql: "DELETE FROM live_counts WHERE session = ?", arguments: [session])
             return (Erasure(items: items, events: events), tickets)
         }

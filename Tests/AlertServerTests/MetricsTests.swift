@@ -170,7 +170,9 @@ struct Samples {
 private struct UnreachableStore: QueueStore {
     static let error = QueueError.unavailable("test: unreachable")
     func enqueue(_ item: NewItem, now: Date) async throws -> EnqueueResult { throw Self.error }
+    func enqueue(copies: [NewItem], now: Date) async throws -> [Result<EnqueueResult, QueueError>] { throw Self.error }
     func next(session: String, now: Date) async throws -> QueueItem? { throw Self.error }
+    func nextDelivery(session: String, now: Date) async throws -> Delivery? { throw Self.error }
     func acknowledge(
         session: String, ticket: String, input: String?, now: Date, answer: @escaping @Sendable (QueueItem) throws -> AckAnswer
     ) async throws -> Acknowledgement { throw Self.error }
