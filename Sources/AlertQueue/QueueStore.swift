@@ -81,6 +81,13 @@ public protocol QueueStore: Sendable {
     /// longer live, `gone`.
     func cancel(session: String, ticket: String?, by cause: CancelCause, now: Date) async throws -> Int
 
+    /// Takes back every live item in `scope` across sessions, as `QueuePolicy.withdraw` does
+    /// (`by` `recall`): queued items are cancelled, presenting ones withdrawn and owed to their
+    /// devices; each gets its timeline's event. Runs in short transactions of a batch of items
+    /// each, so other writes go on meanwhile; an item queued in `scope` while it runs may be
+    /// taken back or not. A queued item whose TTL has passed is left to expire.
+    func recall(_ scope: RecallScope, now: Date) async throws -> Recall
+
     /// Erases the session (a user's "delete my data"): every item whatever its state, their
     /// events, the session's hold and its counts, in one transaction. An unknown session erases
     /// nothing. The caller wakes the session's waiting polls.

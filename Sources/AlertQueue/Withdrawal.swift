@@ -53,3 +53,30 @@ extension QueuePolicy {
         return taken
     }
 }
+
+/// What a recall takes back: every live item of an alert, across sessions.
+public enum RecallScope: Sendable, Equatable {
+    /// Items of this catalog alert (`catalog/type`).
+    case alert(String)
+}
+
+/// What a recall did: queued items cancelled, presenting ones withdrawn (their devices owed a
+/// withdraw), and the sessions of the latter, whose waiting polls are to be woken.
+public struct Recall: Sendable, Equatable {
+    public var cancelled: Int
+    public var withdrawn: Int
+    public var sessions: Set<String>
+
+    public init(cancelled: Int = 0, withdrawn: Int = 0, sessions: Set<String> = []) {
+        self.cancelled = cancelled
+        self.withdrawn = withdrawn
+        self.sessions = sessions
+    }
+
+    /// Both recalls' counts and sessions.
+    public mutating func add(_ other: Recall) {
+        cancelled += other.cancelled
+        withdrawn += other.withdrawn
+        sessions.formUnion(other.sessions)
+    }
+}

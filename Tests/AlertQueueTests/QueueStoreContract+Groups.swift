@@ -136,3 +136,51 @@ extension QueueStoreContract {
         }
     }
 }
+
+/// A recall takes back every live item of an alert across sessions.
+extension QueueStoreContract {
+    @Test("A recall cancels queued items and withdraws presenting ones of the alert, in every session", arguments: StoreFactory.all)
+    func recallByAlert(_ factory: StoreFactory) async throws {
+        try await factory.withStore { store in
+            // Given: the promo queued in three sessions, presenting in one, answered in one; another alert beside
+            let queued = try await store.enqueue(alert("app/promo", in: "a"), now: t0).item
+            let shown = try await store.enqueue(alert("app/promo", in: "b"), now: t0).item
+            let answered = try await store.enqueue(alert("app/promo", in: "c"), now: t0).item
+            let expired = try await store.enqueue(alert("app/promo", in: "d", ttl: 5), now: t0).item
+            let other = try await store.enqueue(alert("app/other", in: "a", key: "x"), now: t0).item
+            _ = try await store.next(session: "b", now: at(1))
+            _ = try await store.next(session: "c", now: at(1))
+            _ = try await store.ack(session: "c", ticket: answered.ticket, chain: nil, now: at(2))
+            // When
+            let recall = try await store.recall(.alert("app/promo"), now: at(10))
+            // Then
+            #expect(recall == Recall(cancelled: 1, withdrawn: 1, sessions: ["b"]))
+            #expect(try await store.item(session: "a", ticket: queued.ticket)?.state == .cancelled)
+            #expect(try await store.item(session: "b", ticket: shown.ticket)?.state == .cancelled)
+            #expect(try await store.item(session: "c", ticket: answered.ticket)?.state == .done)
+            #expect(try await store.items(session: "d", now: at(10)).isEmpty)
+            #expect(try await store.item(session: "d", ticket: expired.ticket)?.state == .expired)
+            #expect(try await store.item(session: "a", ticket: other.ticket)?.state == .queued)
+            #expect(try await store.nextDelivery(session: "b", now: at(11)) == .withdraw(ticket: shown.ticket))
+            #expect(try await store.nextDelivery(session: "a", now: at(11))?.item?.ticket == other.ticket)
+            let reason: [String: ParameterValue] = ["by": .string("recall")]
+            #expect(try await store.timeline(session: "b", ticket: shown.ticket).last?.event
+                == ItemEvent(kind: .withdrawn, session: "b", ticket: shown.ticket, at: at(10), detail: reason))
+            #expect(try await store.timeline(session: "a", ticket: queued.ticket).last?.event
+                == ItemEvent(kind: .cancelled, session: "a", ticket: queued.ticket, at: at(10), detail: reason))
+            // A second recall finds nothing left
+            #expect(try await store.recall(.alert("app/promo"), now: at(12)) == Recall())
+        }
+    }
+
+    @Test("A recall of more items than a batch takes back every one", arguments: StoreFactory.all)
+    func recallInBatches(_ factory: StoreFactory) async throws {
+        try await factory.withStore { store in
+            let sessions = (0..<1_234).map { "s\($0)" }
+            _ = try await store.enqueue(copies: sessions.map { alert("app/promo", in: $0) }, now: t0)
+            let recall = try await store.recall(.alert("app/promo"), now: at(1))
+            #expect(recall.cancelled == sessions.count)
+            #expect(try await store.census(now: at(1)) == QueueCensus())
+        }
+    }
+}
