@@ -1,3 +1,4 @@
+import Synchronization
 import AlertClient
 import AlertSpec
 import Foundation
@@ -129,6 +130,40 @@ struct AlertClientLiveTests {
         #expect(redeemed.chained == nil)
         #expect(try await client.next(session: "client-flow", wait: .seconds(1)) == nil)
         #expect(client.statistics.specsDecoded == 2)
+    }
+
+    @Test("poll hands out a withdraw of the alert shown when it is recalled; next passes it to its handler")
+    func pollWithdraw() async throws {
+        let (server, base) = try serve()
+        defer { server.kill() }
+        let admin = try SessionClient.open(port: Int(base.port ?? 0), session: "client-withdraw", adminToken: adminToken)
+        let client = makeClient(base, token: admin.token)
+
+        // Given the app shows an alert, which the backend then recalls
+        let shown = try admin.enqueue(#"{"alert":"app/questionExit"}"#)
+        guard case .show(let delivery)? = try await client.poll(session: "client-withdraw", wait: .seconds(5)) else {
+            Issue.record("no alert to show")
+            return
+        }
+        #expect(delivery.ticket == shown.ticket)
+        let recall = try RawHTTPClient(port: Int(base.port ?? 0)).request(
+            "POST", "/v1/alerts/app/questionExit/recall", headers: [("Authorization", "Bearer \(adminToken)")])
+        #expect(recall.status == 200)
+
+        // Then the next poll says to take it off the screen, once
+        #expect(try await client.poll(session: "client-withdraw", wait: .seconds(5)) == .withdraw(ticket: shown.ticket))
+        #expect(try await client.poll(session: "client-withdraw", wait: .zero) == nil)
+
+        // And `next` hands a withdraw to its handler and goes on to the alert after it
+        let again = try admin.enqueue(#"{"alert":"app/questionExit"}"#)
+        _ = try #require(try await client.next(session: "client-withdraw", wait: .seconds(5)))
+        _ = try RawHTTPClient(port: Int(base.port ?? 0)).request(
+            "POST", "/v1/alerts/app/questionExit/recall", headers: [("Authorization", "Bearer \(adminToken)")])
+        let following = try admin.enqueue(#"{"alert":"app/redeemInvite"}"#)
+        let withdrawn = Mutex<[String]>([])
+        let delivered = try await client.next(session: "client-withdraw", wait: .seconds(5)) { ticket in withdrawn.withLock { $0.append(ticket) } }
+        #expect(withdrawn.withLock { $0 } == [again.ticket])
+        #expect(delivered?.ticket == following.ticket)
     }
 
     @Test("a bad token is a 401 AlertClientError with the server's problem; acking a cancelled ticket is a 410")

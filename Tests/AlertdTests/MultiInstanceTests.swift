@@ -51,6 +51,34 @@ struct MultiInstanceTests {
         }
     }
 
+    @Test("a recall on one instance withdraws the alert presenting through a poll waiting on the other")
+    func recallWithdrawsAcrossInstances() async throws {
+        let instances = try AlertdInstances(store: try await database())
+        defer { instances.stop() }
+
+        // Given an app on instance 0 showing the alert, and polling again up to 30 s
+        let app = try SessionClient.open(
+            port: instances.ports[0], session: "recall-across", adminToken: instances.adminToken, timeout: .seconds(35))
+        let shown = try app.enqueue(#"{"alert":"app/questionExit"}"#).ticket
+        #expect(try app.delivered().ticket == shown)
+        try app.client.send(
+            RawHTTPClient.requestBytes("GET", "/v1/sessions/recall-across/next?wait=30", headers: [("Authorization", "Bearer \(app.token)")]))
+        #expect(eventually(within: .seconds(10)) { waitingPolls(port: instances.ports[0]) == 1 })
+
+        // When the backend recalls the alert on instance 1
+        let recall = try RawHTTPClient(port: instances.ports[1]).request(
+            "POST", "/v1/alerts/app/questionExit/recall", headers: [("Authorization", "Bearer \(instances.adminToken)")])
+        let sent = ContinuousClock.now
+        expectQueueAnswer(recall, status: 200)
+        #expect(try recall.jsonObject()?["withdrawn"] as? Int == 1)
+
+        // Then the waiting poll answers with the withdraw, far from its deadline
+        let response = try app.client.readResponse()
+        expectQueueAnswer(response, status: 200)
+        #expect(try response.jsonObject()?["withdraw"] as? String == shown)
+        #expect(ContinuousClock.now - sent < .seconds(15), "answered \(ContinuousClock.now - sent) after the recall")
+    }
+
     @Test("a feed reader waiting on one instance is answered by an enqueue on the other")
     func feedWakeAcrossInstances() async throws {
         let instances = try AlertdInstances(store: try await database())
