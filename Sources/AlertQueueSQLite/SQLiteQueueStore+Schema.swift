@@ -164,6 +164,11 @@ extension SQLiteQueueStore {
                 sql: "CREATE INDEX items_queued_scheduled ON items(session, not_before) WHERE state = 'queued' AND not_before NOTNULL")
         }
 
+        // The session registry (`SessionDirectory`): a session's user, topics and last-seen time.
+        migrator.registerMigration("createSessionDirectory") { db in
+            try db.execute(sql: KnownSessionRecord.schema)
+        }
+
         return migrator
     }
 }
