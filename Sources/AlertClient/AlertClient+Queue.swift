@@ -6,13 +6,19 @@ import FoundationNetworking
 #endif
 
 extension AlertClient {
-    /// The next alert to show in `session`, waiting up to `wait` for one (long-poll:
-    /// `GET /v1/sessions/{session}/next`); nil when nothing came within `wait` (204).
+    /// What the app is to do next in `session`, waiting up to `wait` for it (long-poll:
+    /// `GET /v1/sessions/{session}/next`): show an alert, or take one it shows off the screen;
+    /// nil when nothing came within `wait` (204).
     ///
-    /// The delivered item is now presenting: show it, then ``ack(session:ticket:action:)`` it;
-    /// until then its lane delivers nothing else (HUDs never wait). The request's timeout is
-    /// `wait` plus ``AlertClientConfiguration/requestTimeout``, and cancelling the calling task
-    /// cancels the request (`CancellationError`).
+    /// ``AlertPoll/show(_:)``: the delivered item is now presenting: show it, then
+    /// ``ack(session:ticket:action:input:)`` it; until then its lane delivers nothing else (HUDs
+    /// never wait). ``AlertPoll/withdraw(ticket:)``: the alert of that ticket, delivered earlier,
+    /// was taken back (answered on another of the user's devices, or recalled): dismiss it
+    /// without an ack (the server would answer 410), and poll again. Each withdraw comes once,
+    /// before any new alert.
+    ///
+    /// The request's timeout is `wait` plus ``AlertClientConfiguration/requestTimeout``, and
+    /// cancelling the calling task cancels the request (`CancellationError`).
     ///
     /// - Parameters:
     ///   - wait: how long the server may hold the request, rounded up to whole seconds;
@@ -21,7 +27,7 @@ extension AlertClient {
     /// - Throws: ``AlertClientError``: ``AlertClientError/Code/unauthorized`` (401) for a
     ///   missing, forged or expired token, ``AlertClientError/Code/forbidden`` (403) for another
     ///   session's, ``AlertClientError/Code/unavailable`` (503) when the store is down, …
-    public func next(session: String, wait: Duration = .seconds(25), locale: String? = nil) async throws -> AlertDelivery? {
+    public func poll(session: String, wait: Duration = .seconds(25), locale: String? = nil) async throws -> AlertPoll? {
         let seconds = Self.wholeSeconds(wait)
         var query = [(name: "wait", value: String(seconds))]
         if let locale { query.append((name: "locale", value: locale)) }
@@ -34,12 +40,33 @@ extension AlertClient {
         case 204:
             return nil
         case 200:
+            if let withdraw = try? JSONDecoder().decode(AlertWithdraw.self, from: answer.body) {
+                return .withdraw(ticket: withdraw.withdraw)
+            }
             let delivery = try ReceivedSpec.decode(AlertDelivery.self, from: answer.body)
             _ = try ReceivedSpec.check(delivery.spec)
             state.withLock { $0.statistics.specsDecoded += 1 }
-            return delivery
+            return .show(delivery)
         default:
             throw answer.unexpected()
+        }
+    }
+
+    /// The next alert to show in `session`, as ``poll(session:wait:locale:)`` hands it, waiting
+    /// up to `wait` in all; nil when none came within it. A withdraw on the way is given to
+    /// `withdrawn` (dismiss that alert), and the wait goes on for an alert.
+    public func next(
+        session: String, wait: Duration = .seconds(25), locale: String? = nil,
+        withdrawn: @Sendable (String) async -> Void = { _ in }
+    ) async throws -> AlertDelivery? {
+        let deadline = ContinuousClock.now + wait
+        while true {
+            let left = max(deadline - ContinuousClock.now, .zero)
+            switch try await poll(session: session, wait: left, locale: locale) {
+            case .show(let delivery)?: return delivery
+            case .withdraw(let ticket)?: await withdrawn(ticket)
+            case nil: return nil
+            }
         }
     }
 

@@ -18,6 +18,20 @@ public struct AlertDelivery: Sendable, Equatable, Codable {
     }
 }
 
+/// What ``AlertClient/poll(session:wait:locale:)`` hands the app.
+public enum AlertPoll: Sendable, Equatable {
+    /// Show this alert, then acknowledge its ticket.
+    case show(AlertDelivery)
+    /// Take the alert of this ticket off the screen, without an ack: it was answered on another
+    /// of the user's devices, or recalled.
+    case withdraw(ticket: String)
+}
+
+/// A withdraw as `next` answers it: `{"withdraw": ticket}`.
+struct AlertWithdraw: Decodable {
+    var withdraw: String
+}
+
 /// What an acknowledgement did.
 public struct AlertAcknowledgement: Sendable, Equatable, Codable {
     /// The ticket acknowledged; its item is done and its lane free.

@@ -28,15 +28,20 @@ public struct ItemEvent: Sendable, Equatable {
         case superseded
         /// Its TTL passed before it was delivered.
         case expired
-        /// Cancelled, `by` `admin`, `session` or `undeliverable` (its alert cannot be rendered any more).
+        /// Cancelled while queued, `by` `admin`, `session`, `undeliverable` (its alert cannot be
+        /// rendered any more), `answered` (another copy of its group was answered, `after` that
+        /// copy's ticket) or `recall`.
         case cancelled
+        /// Taken off the screen while presenting, `by` `answered` (with `after`) or `recall`: the
+        /// session's device is told with its next `next` (`Delivery.withdraw`).
+        case withdrawn
         /// Delivered `deliveries` times without an ack: dead-lettered.
         case dead
 
         /// Whether the item is finished after it: no event follows one of these.
         public var finishes: Bool {
             switch self {
-            case .acknowledged, .superseded, .expired, .cancelled, .dead: true
+            case .acknowledged, .superseded, .expired, .cancelled, .withdrawn, .dead: true
             case .enqueued, .refreshed, .delivered, .requeued: false
             }
         }
@@ -86,6 +91,10 @@ public enum CancelCause: String, Sendable, Equatable, CaseIterable {
     case session
     /// `next` found that its alert can no longer be rendered.
     case undeliverable
+    /// Another copy of its group was answered (`QueueItem.group`).
+    case answered
+    /// Recalled: its campaign, or its alert everywhere.
+    case recall
 }
 
 /// What an ack's caller answers from the item it loaded (`QueueStore.acknowledge`): the item

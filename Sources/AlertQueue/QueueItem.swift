@@ -40,6 +40,8 @@ public struct NewItem: Sendable, Equatable {
     public var onDuplicate: OnDuplicate
     /// Who queued it, for its timeline.
     public var origin: EnqueueOrigin
+    /// The group of copies it is one of (a user's devices reached once, see `QueueItem.group`).
+    public var group: String?
 
     /// What an enqueue does to the live item that already has its dedupe key.
     public enum OnDuplicate: String, Sendable, Equatable, CaseIterable {
@@ -53,7 +55,8 @@ public struct NewItem: Sendable, Equatable {
 
     public init(
         session: String, content: QueueContent, priority: Int, lane: Lane, dedupeKey: String, ttl: Double? = nil,
-        atHead: Bool = false, onDuplicate: OnDuplicate = .keep, origin: EnqueueOrigin = .admin, notBefore: NotBefore? = nil
+        atHead: Bool = false, onDuplicate: OnDuplicate = .keep, origin: EnqueueOrigin = .admin, notBefore: NotBefore? = nil,
+        group: String? = nil
     ) {
         self.session = session
         self.content = content
@@ -65,6 +68,7 @@ public struct NewItem: Sendable, Equatable {
         self.onDuplicate = onDuplicate
         self.origin = origin
         self.notBefore = notBefore
+        self.group = group
     }
 }
 
@@ -94,11 +98,15 @@ public struct QueueItem: Sendable, Equatable {
     /// of the steps, only the ack that gives it answers with it (a store may load a step's items
     /// without it: no step changes it once given).
     public var input: String?
+    /// The group of copies this item is one of: the same alert queued once on each of a user's
+    /// sessions, any of which may present it until one is answered; the first ack takes the
+    /// others back (`QueuePolicy.withdraw`). Nil for an item on its own.
+    public var group: String?
 
     public init(
         ticket: String, session: String, content: QueueContent, priority: Int, lane: Lane, dedupeKey: String,
         state: ItemState, sequence: Int64, enqueuedAt: Date, expiresAt: Date?, deliveries: Int, leaseUntil: Date?,
-        atHead: Bool, input: String? = nil, notBefore: Date? = nil
+        atHead: Bool, input: String? = nil, notBefore: Date? = nil, group: String? = nil
     ) {
         self.ticket = ticket
         self.session = session
@@ -115,6 +123,7 @@ public struct QueueItem: Sendable, Equatable {
         self.atHead = atHead
         self.input = input
         self.notBefore = notBefore
+        self.group = group
     }
 }
 
@@ -145,10 +154,14 @@ public struct Acknowledgement: Sendable, Equatable {
     public var item: QueueItem
     /// With a chain: the item it queued, or the live item that already had its dedupe key.
     public var chained: QueueItem?
+    /// The other copies of the item's group the ack took back (queued ones cancelled, presenting
+    /// ones withdrawn), in other sessions: their polls are to be woken.
+    public var takenBack: [TakenBack]
 
-    public init(item: QueueItem, chained: QueueItem?) {
+    public init(item: QueueItem, chained: QueueItem?, takenBack: [TakenBack] = []) {
         self.item = item
         self.chained = chained
+        self.takenBack = takenBack
     }
 }
 

@@ -10,9 +10,18 @@ public protocol QueueStore: SessionDirectory {
     /// cancelled). Throws `QueueError.queueFull` past `maxQueueLength` live items.
     func enqueue(_ item: NewItem, now: Date) async throws -> EnqueueResult
 
+    /// Queues each copy as `enqueue` does (each of its own session, a group's sharing
+    /// `NewItem.group`), all in one step: a copy whose session's queue is full is refused alone
+    /// (its entry is `queueFull`), the others are queued.
+    func enqueue(copies: [NewItem], now: Date) async throws -> [Result<EnqueueResult, QueueError>]
+
     /// Delivers the best deliverable item of the session — highest first across lanes that are
     /// free, see `QueuePolicy` — marking it presenting with a lease; nil when there is none.
     func next(session: String, now: Date) async throws -> QueueItem?
+
+    /// What the session's device is to be handed now: a withdraw it is owed (a presenting item
+    /// taken back meanwhile, oldest first, each handed once), else what `next` delivers.
+    func nextDelivery(session: String, now: Date) async throws -> Delivery?
 
     /// Ends the lease of a presenting item (`done`), keeps `input` (what the user typed) with it,
     /// and queues what `chain` answers first in its lane, in the same step. Throws `notFound` for
@@ -23,6 +32,11 @@ public protocol QueueStore: SessionDirectory {
     /// keep it quick. It is where the caller checks `input` against the item, finds the chain and
     /// names the action for the timeline. What it throws ends the step with nothing changed, and
     /// is rethrown. It is not asked when the ticket is unknown or gone.
+    ///
+    /// The ack of a live copy of a group (`QueueItem.group`) takes back the group's other live
+    /// copies in the same step (`QueuePolicy.withdraw`, `by` `answered`): queued ones are
+    /// cancelled, presenting ones withdrawn and owed to their devices (`nextDelivery`). They are
+    /// listed in `Acknowledgement.takenBack`, for their sessions' polls to be woken.
     func acknowledge(
         session: String, ticket: String, input: String?, now: Date, answer: @escaping @Sendable (QueueItem) throws -> AckAnswer
     ) async throws -> Acknowledgement
@@ -66,6 +80,13 @@ public protocol QueueStore: SessionDirectory {
     /// returns how many were cancelled. A ticket that is unknown throws `notFound`; one no
     /// longer live, `gone`.
     func cancel(session: String, ticket: String?, by cause: CancelCause, now: Date) async throws -> Int
+
+    /// Takes back every live item in `scope` across sessions, as `QueuePolicy.withdraw` does
+    /// (`by` `recall`): queued items are cancelled, presenting ones withdrawn and owed to their
+    /// devices; each gets its timeline's event. Runs in short transactions of a batch of items
+    /// each, so other writes go on meanwhile; an item queued in `scope` while it runs may be
+    /// taken back or not. A queued item whose TTL has passed is left to expire.
+    func recall(_ scope: RecallScope, now: Date) async throws -> Recall
 
     /// Erases the session (a user's "delete my data"): every item whatever its state, their
     /// events, the session's hold and its counts, its registry row and topics (`SessionDirectory`),

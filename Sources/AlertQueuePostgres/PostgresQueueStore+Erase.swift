@@ -26,6 +26,7 @@ extension PostgresQueueStore {
             "WITH gone AS (DELETE FROM alertd.items WHERE session = \(session) RETURNING 1) SELECT count(*) FROM gone",
             on: connection)
         try await connection.query("DELETE FROM alertd.live_counts WHERE session = \(session)", logger: logger)
+        try await connection.query("DELETE FROM alertd.withdrawals WHERE session = \(session)", logger: logger)
         try await connection.query("DELETE FROM alertd.sessions WHERE session = \(session)", logger: logger)
         try await connection.query("DELETE FROM alertd.session_topics WHERE session = \(session)", logger: logger)
         try await connection.query("DELETE FROM alertd.sessions_known WHERE session = \(session)", logger: logger)

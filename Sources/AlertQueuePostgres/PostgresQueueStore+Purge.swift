@@ -53,6 +53,9 @@ extension PostgresQueueStore {
                     SELECT count(*) FROM gone
                     """, logger: self.logger
                 ).collect().first?.decode(Int.self) ?? 0
+                // Withdraws still owed for the items, their devices never having asked since.
+                try await connection.query(
+                    "DELETE FROM alertd.withdrawals WHERE ticket = ANY(\(BinaryArray(tickets))::text[])", logger: self.logger)
                 return (PurgeBatch(items: items, events: events, next: next), tickets)
             }
         }

@@ -19,9 +19,12 @@ extension PostgresQueueStore {
     public func acknowledge(
         session: String, ticket: String, input: String?, now: Date, answer: @escaping @Sendable (QueueItem) throws -> AckAnswer
     ) async throws -> Acknowledgement {
-        try await write(session: session) { connection in
+        let (acknowledgement, changed) = try await perform { connection in
             try await self.acknowledge(session: session, ticket: ticket, input: input, now: now, answer: answer, on: connection)
         }
+        // The sessions whose copies the ack took back changed too.
+        if changed { notifier.gather(Set([session] + acknowledgement.takenBack.map(\.session))) }
+        return acknowledgement
     }
 
     public func items(session: String, now: Date) async throws -> [QueueItem] {

@@ -117,6 +117,8 @@ extension PostgresQueueStore {
         // Scheduled delivery: `not_before`, its index, `claim_next` stepping over items not yet
         // due, and `insert_items` writing it.
         Migration(name: "scheduleItems", statements: scheduleSchema),
+        // Groups of copies (a user's devices reached once) and the withdraws owed to devices.
+        Migration(name: "groupsAndWithdrawals", statements: groupsSchema),
         // The session registry (`SessionDirectory`): a session's user, topics and last-seen
         // time. Tables of their own: `alertd.sessions` is the queue's lock row, which an erase
         // deletes and any write makes again.

@@ -57,14 +57,28 @@ extension PostgresQueueStore {
     /// whether there were any, which the caller NOTIFYs once committed (see `write(session:_:)`).
     @discardableResult
     func save(_ items: SessionItems, on connection: PostgresConnection) async throws -> Bool {
+        _ = try await save(items, on: connection, returningGroupOf: nil)
+        return items.hasChanges
+    }
+
+    /// `save`, returning the group of the item `ticket` (when the step updated it and it has one)
+    /// from its update.
+    func save(_ items: SessionItems, on connection: PostgresConnection, returningGroupOf ticket: String?) async throws -> String? {
+        var group: String?
         for item in items.updated {
-            try await connection.query(try ItemRow.update(item, in: items), logger: logger)
+            var update = try ItemRow.update(item, in: items)
+            guard item.ticket == ticket else {
+                try await connection.query(update, logger: logger)
+                continue
+            }
+            update.sql += " RETURNING group_id"
+            group = try await connection.query(update, logger: logger).collect().first?.decode(String?.self)
         }
         for item in items.inserted {
             try await connection.query(try ItemRow.insert(item, contents: contents), logger: logger)
         }
         if let events = EventRow.insert(items.events) { try await connection.query(events, logger: logger) }
-        return items.hasChanges
+        return group
     }
 
     // MARK: - Steps
@@ -81,40 +95,47 @@ extension PostgresQueueStore {
         _ new: NewItem, now: Date, seeingLiveItems: Bool = true, on connection: PostgresConnection
     ) async throws -> (EnqueueResult, changed: Bool) {
         try await connection.transaction(logger: logger) { connection in
-            let request = seeingLiveItems ? WindowRequest.enqueue(new) : WindowRequest(session: new.session)
-            let window = try await lockWindows([request], sequences: 1, now: now, on: connection)
-            let now = clock(caller: now, database: window.databaseNow)
-            let candidate = policy.makeItem(new, ticket: QueueTicket.make(at: now), sequence: window.sequences[0], now: now)
-            var items =
-                seeingLiveItems
-                ? window.sessionItems(new.session, positioned: [(candidate, 0)]) : SessionItems(session: new.session, items: [])
-            var result = try policy.enqueue(candidate, into: &items, now: now, onDuplicate: new.onDuplicate, origin: new.origin)
-            guard result.created else {
-                let changed = try await save(items, on: connection)
-                if result.refreshed { result.position = try await place(ofQueued: result.item, on: connection) }
-                return (result, changed)
-            }
-            if items.updated.isEmpty, items.inserted == [candidate] {
-                if try await insertUnlessLiveDuplicate(candidate, on: connection) {
-                    if let events = EventRow.insert(items.events) { try await connection.query(events, logger: logger) }
-                    return (result, true)
-                }
-            } else {
-                do {
-                    _ = try await connection.savepoint("enqueue", logger: logger) { connection in
-                        try await save(items, on: connection)
-                    }
-                    return (result, true)
-                } catch let error as PSQLError where error.isUniqueViolation && error.constraint == "items_live_dedupe" {}
-            }
-            let again = try await lockWindows([WindowRequest.enqueue(new)], sequences: 0, now: now, on: connection)
-            var reloaded = again.sessionItems(new.session, positioned: [(candidate, 0)])
-            var duplicate = try policy.enqueue(candidate, into: &reloaded, now: now, onDuplicate: new.onDuplicate, origin: new.origin)
-            guard !duplicate.created else { throw PostgresStoreError.unreadableRow("a live dedupe key held by no live item") }
-            let changed = try await save(reloaded, on: connection)
-            if duplicate.refreshed { duplicate.position = try await place(ofQueued: duplicate.item, on: connection) }
-            return (duplicate, changed)
+            try await enqueueStep(new, now: now, seeingLiveItems: seeingLiveItems, on: connection)
         }
+    }
+
+    /// `enqueue`'s step, inside a transaction the caller opened.
+    func enqueueStep(
+        _ new: NewItem, now: Date, seeingLiveItems: Bool = true, on connection: PostgresConnection
+    ) async throws -> (EnqueueResult, changed: Bool) {
+        let request = seeingLiveItems ? WindowRequest.enqueue(new) : WindowRequest(session: new.session)
+        let window = try await lockWindows([request], sequences: 1, now: now, on: connection)
+        let now = clock(caller: now, database: window.databaseNow)
+        let candidate = policy.makeItem(new, ticket: QueueTicket.make(at: now), sequence: window.sequences[0], now: now)
+        var items =
+            seeingLiveItems
+            ? window.sessionItems(new.session, positioned: [(candidate, 0)]) : SessionItems(session: new.session, items: [])
+        var result = try policy.enqueue(candidate, into: &items, now: now, onDuplicate: new.onDuplicate, origin: new.origin)
+        guard result.created else {
+            let changed = try await save(items, on: connection)
+            if result.refreshed { result.position = try await place(ofQueued: result.item, on: connection) }
+            return (result, changed)
+        }
+        if items.updated.isEmpty, items.inserted == [candidate] {
+            if try await insertUnlessLiveDuplicate(candidate, on: connection) {
+                if let events = EventRow.insert(items.events) { try await connection.query(events, logger: logger) }
+                return (result, true)
+            }
+        } else {
+            do {
+                _ = try await connection.savepoint("enqueue", logger: logger) { connection in
+                    try await save(items, on: connection)
+                }
+                return (result, true)
+            } catch let error as PSQLError where error.isUniqueViolation && error.constraint == "items_live_dedupe" {}
+        }
+        let again = try await lockWindows([WindowRequest.enqueue(new)], sequences: 0, now: now, on: connection)
+        var reloaded = again.sessionItems(new.session, positioned: [(candidate, 0)])
+        var duplicate = try policy.enqueue(candidate, into: &reloaded, now: now, onDuplicate: new.onDuplicate, origin: new.origin)
+        guard !duplicate.created else { throw PostgresStoreError.unreadableRow("a live dedupe key held by no live item") }
+        let changed = try await save(reloaded, on: connection)
+        if duplicate.refreshed { duplicate.position = try await place(ofQueued: duplicate.item, on: connection) }
+        return (duplicate, changed)
     }
 
     /// Inserts `item` unless a live item of its session has its dedupe key; whether it did.
@@ -149,9 +170,15 @@ extension PostgresQueueStore {
                 chained = policy.makeItem(new, ticket: QueueTicket.make(at: now), sequence: more.sequences[0], now: now)
                 items = SessionItems(session: session, items: window.adding(more))
             }
-            let acknowledgement = try policy.acknowledge(
+            var acknowledgement = try policy.acknowledge(
                 ticket: ticket, chain: chained, input: input, action: answered.action, role: answered.role, in: &items, now: now)
-            return (acknowledgement, try await save(items, on: connection))
+            // The window functions return no group: the ack's own update does, and the first
+            // answer of a group takes its other copies back.
+            let group = try await save(items, on: connection, returningGroupOf: acknowledged.state.isLive ? ticket : nil)
+            if let group {
+                acknowledgement.takenBack = try await takeBack(group: group, answered: ticket, now: now, on: connection)
+            }
+            return (acknowledgement, items.hasChanges)
         }
     }
 
@@ -190,19 +217,24 @@ extension PostgresQueueStore {
             """, logger: logger
         ).collect()
         var databaseNow = now.timeIntervalSince1970  // no row: nothing to time
-        if let row = rows.first { databaseNow = try row.makeRandomAccess()[14].decode(Double.self) }
+        if let row = rows.first { databaseNow = try row.makeRandomAccess()[15].decode(Double.self) }
         let read = try rows.map { try ItemRow.item(from: $0, contents: contents, withSchedule: true) }
         var items = SessionItems(session: session, items: read)
         let listing = policy.listing(&items, now: clock(caller: now, database: databaseNow))
         guard items.hasChanges else { return (listing, false) }
-        // `lock_session` returns no schedule: it is taken from the read above (a listing changes none).
+        // `lock_session` returns no schedule or group: they are taken from the read above (a
+        // listing changes neither).
         let schedules = Dictionary(uniqueKeysWithValues: read.compactMap { item in item.notBefore.map { (item.ticket, $0) } })
+        let groups = Dictionary(uniqueKeysWithValues: read.compactMap { item in item.group.map { (item.ticket, $0) } })
         return try await connection.transaction(logger: logger) { connection in
             let (lock, loaded) = try await lockAndLoad(
                 session: session, withSequence: false, states: listed, on: connection)
             var items = loaded
             var listing = policy.listing(&items, now: clock(caller: now, database: lock.databaseNow))
-            for index in listing.indices { listing[index].notBefore = schedules[listing[index].ticket] }
+            for index in listing.indices {
+                listing[index].notBefore = schedules[listing[index].ticket]
+                listing[index].group = groups[listing[index].ticket]
+            }
             return (listing, try await save(items, on: connection))
         }
     }

@@ -23,11 +23,12 @@ struct ItemRecord: Sendable, Equatable {
     var leaseUntil: Double?
     var atHead: Bool
     var notBefore: Double?
+    var group: String?
 
     init(
         ticket: String, session: String, content: String, priority: Int, lane: String, dedupeKey: String,
         state: String, sequence: Int64, enqueuedAt: Double, expiresAt: Double?, deliveries: Int,
-        leaseUntil: Double?, atHead: Bool, notBefore: Double? = nil
+        leaseUntil: Double?, atHead: Bool, notBefore: Double? = nil, group: String? = nil
     ) {
         self.ticket = ticket
         self.session = session
@@ -43,12 +44,13 @@ struct ItemRecord: Sendable, Equatable {
         self.leaseUntil = leaseUntil
         self.atHead = atHead
         self.notBefore = notBefore
+        self.group = group
     }
 
     /// The columns in the order `ItemRecordCursor` reads them by position.
     static let selection = """
         ticket, session, content, priority, lane, dedupe_key, state, sequence, enqueued_at, expires_at, \
-        deliveries, lease_until, at_head, input, not_before
+        deliveries, lease_until, at_head, input, not_before, group_id
         """
 }
 
@@ -60,7 +62,7 @@ extension ItemRecord {
             sequence: item.sequence, enqueuedAt: item.enqueuedAt.timeIntervalSince1970,
             expiresAt: item.expiresAt?.timeIntervalSince1970, deliveries: item.deliveries,
             leaseUntil: item.leaseUntil?.timeIntervalSince1970, atHead: item.atHead,
-            notBefore: item.notBefore?.timeIntervalSince1970)
+            notBefore: item.notBefore?.timeIntervalSince1970, group: item.group)
     }
 
     /// Which of a session's items a step reads.
@@ -184,14 +186,15 @@ extension ItemRecord {
             sqlite3_bind_int64(statement, 13, atHead ? 1 : 0)
             RawBinding.double(notBefore, to: statement, at: 14)
             RawBinding.text(events, to: statement, at: 15)
+            if let group { RawBinding.text(group, to: statement, at: 16) } else { sqlite3_bind_null(statement, 16) }
         }
     }
 
     /// `events`: the ids of its events so far (",12,57"; see `EventRecord.idsInItems`).
     static let insertSQL = """
         INSERT INTO items (ticket, session, content, priority, lane, dedupe_key, state, sequence,
-                           enqueued_at, expires_at, deliveries, lease_until, at_head, not_before, events)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                           enqueued_at, expires_at, deliveries, lease_until, at_head, not_before, events, group_id)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
 
     /// Writes what a step may change in an item it loaded: its state, deliveries and lease, and
@@ -276,7 +279,8 @@ extension ItemRecord {
             deliveries: try column(row, 10),
             leaseUntil: Double.fromStatement(row, atUncheckedIndex: 11).map(Date.init(timeIntervalSince1970:)),
             atHead: try column(row, 12), input: String.fromStatement(row, atUncheckedIndex: 13),
-            notBefore: Double.fromStatement(row, atUncheckedIndex: 14).map(Date.init(timeIntervalSince1970:)))
+            notBefore: Double.fromStatement(row, atUncheckedIndex: 14).map(Date.init(timeIntervalSince1970:)),
+            group: String.fromStatement(row, atUncheckedIndex: 15))
     }
 
     /// The value of a NOT NULL column.

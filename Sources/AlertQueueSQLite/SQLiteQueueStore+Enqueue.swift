@@ -38,7 +38,7 @@ extension SQLiteQueueStore {
     /// One enqueue inside a write transaction, and the delivery that follows it when
     /// `delivering`. It throws with nothing undone: the batcher undoes a failed write whole (see
     /// `WriteBatcher`).
-    private func enqueue(
+    func enqueue(
         _ new: NewItem, ticket: String, now: Date, in db: Database, seeingLiveItems: Bool, delivering: Bool
     ) throws -> (enqueued: EnqueueResult, delivered: QueueItem?) {
         let candidate = policy.makeItem(new, ticket: ticket, sequence: try sequences.next(in: db), now: now)

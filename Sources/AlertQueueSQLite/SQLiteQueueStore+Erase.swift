@@ -3,9 +3,10 @@ import GRDB
 
 extension SQLiteQueueStore {
     /// One write: the session's events, items (the `live_counts` triggers take each live one
-    /// out of its count), hold, any count left, and its registry row and topics. Every table
-    /// keyed by session is here; `probe` and the migrations hold none. A session is at most the queue limit of live items plus
-    /// its history, so one transaction holds the writer for that many rows.
+    /// out of its count), hold, withdrawals, any count left, and its registry row and topics.
+    /// Every table keyed by session is here; `probe` and the migrations hold none. A session is
+    /// at most the queue limit of live items plus its history, so one transaction holds the
+    /// writer for that many rows.
     public func erase(session: String) async throws -> Erasure {
         let (erasure, tickets) = try await write { db in try Self.eraseRows(of: session, in: db) }
         forgetInMemory(session: session, tickets: tickets)
@@ -24,6 +25,7 @@ extension SQLiteQueueStore {
         try db.execute(sql: "DELETE FROM items WHERE session = ?", arguments: [session])
         let items = db.changesCount
         try db.execute(sql: "DELETE FROM holds WHERE session = ?", arguments: [session])
+        try WithdrawalRecord.forget(session: session, in: db)
         try db.execute(sql: "DELETE FROM live_counts WHERE session = ?", arguments: [session])
         try KnownSessionRecord.delete(session: session, in: db)
         return (Erasure(items: items, events: events), tickets)

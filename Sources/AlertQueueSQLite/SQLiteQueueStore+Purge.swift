@@ -30,6 +30,7 @@ extension SQLiteQueueStore {
                 try db.cachedStatement(sql: PurgeSQL.deleteEvents).execute(arguments: [session, ticket])
                 events += db.changesCount
                 try db.cachedStatement(sql: PurgeSQL.deleteItem).execute(arguments: [ticket])
+                try db.cachedStatement(sql: PurgeSQL.deleteWithdrawal).execute(arguments: [session, ticket])
                 tickets.append(ticket)
             }
             if !tickets.isEmpty, vacuumPages > 0 {
@@ -62,4 +63,6 @@ enum PurgeSQL {
         """
     /// Finished items only: a live item is never purged, whatever a caller asked.
     static let deleteItem = "DELETE FROM items WHERE ticket = ? AND state NOT IN ('queued', 'presenting')"
+    /// A withdraw still owed for the item, its device never having asked since.
+    static let deleteWithdrawal = "DELETE FROM withdrawals WHERE session = ? AND ticket = ?"
 }

@@ -164,6 +164,13 @@ extension SQLiteQueueStore {
                 sql: "CREATE INDEX items_queued_scheduled ON items(session, not_before) WHERE state = 'queued' AND not_before NOTNULL")
         }
 
+        // Groups of copies (a user's devices reached once) and the withdraws owed to devices
+        // whose presenting copy was taken back (see `WithdrawalRecord`). The partial index holds
+        // live copies of groups only, so an item of no group writes no entry of it.
+        migrator.registerMigration("groupsAndWithdrawals") { db in
+            try db.execute(sql: WithdrawalRecord.schema)
+        }
+
         // The session registry (`SessionDirectory`): a session's user, topics and last-seen time.
         migrator.registerMigration("createSessionDirectory") { db in
             try db.execute(sql: KnownSessionRecord.schema)

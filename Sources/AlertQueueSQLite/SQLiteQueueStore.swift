@@ -143,14 +143,7 @@ public struct SQLiteQueueStore: EnqueueAndTakeNext {
     /// session, which wakes it.
     public func next(session: String, now: Date) async throws -> QueueItem? {
         guard try read({ db in try ItemRecord.hasLive(db, session: session) }) else { return nil }
-        return try await write { db in
-            var window = try SessionWindow(session: session, now: now, in: db, contents: contents)
-            try window.readBest()
-            var items = window.sessionItems()
-            let delivered = try deliver(from: &items, now: now, in: db)
-            try save(items, in: db)
-            return delivered
-        }
+        return try await write { db in try self.deliverNext(session: session, now: now, in: db) }
     }
 
     public func acknowledge(
@@ -159,7 +152,8 @@ public struct SQLiteQueueStore: EnqueueAndTakeNext {
         try await write { db in
             var window = try SessionWindow(session: session, now: now, in: db, contents: contents)
             try window.readTicket(ticket)
-            let answered = try answer(try policy.acknowledged(ticket: ticket, in: window.sessionItems()))
+            let loaded = try policy.acknowledged(ticket: ticket, in: window.sessionItems())
+            let answered = try answer(loaded)
             let chained = try answered.chain.map {
                 policy.makeItem($0, ticket: QueueTicket.make(at: now), sequence: try sequences.next(in: db), now: now)
             }
@@ -168,9 +162,13 @@ public struct SQLiteQueueStore: EnqueueAndTakeNext {
                 if chained.lane == .hud { try window.readQueuedHUDs() }
             }
             var items = window.sessionItems()
-            let acknowledgement = try policy.acknowledge(
+            var acknowledgement = try policy.acknowledge(
                 ticket: ticket, chain: chained, input: input, action: answered.action, role: answered.role, in: &items, now: now)
             try save(items, in: db)
+            // The first answer of a group takes its other copies back.
+            if let group = loaded.group, loaded.state.isLive {
+                acknowledgement.takenBack = try takeBack(group: group, answered: ticket, now: now, in: db)
+            }
             return acknowledgement
         }
     }

@@ -56,6 +56,7 @@ public struct AlertService: HTTPHandler {
         UserHandlers(queue: queue).register(in: &router)
         let outcomes = OutcomeRollUps(store: queue.store, metrics: metrics, logger: logger)
         OutcomeHandlers(catalogs: catalogs, rollUps: outcomes, access: queue.access, clock: queue.clock).register(in: &router)
+        RecallHandlers(catalogs: catalogs, queue: queue).register(in: &router)
         // `/metrics` last: the request table is made for every route, its own included.
         let requests = RequestMetrics(routes: router.routes.map { .init(method: $0.method, pattern: $0.pattern) } + [.init(method: "GET", pattern: "/metrics")])
         MetricsHandlers(metrics: metrics, requests: requests, queue: queue).register(in: &router)

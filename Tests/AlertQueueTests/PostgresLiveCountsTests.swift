@@ -71,7 +71,7 @@ struct PostgresLiveCountsTests {
         #expect(try await store.pool.query("SELECT 1 FROM alertd.live_counts WHERE n <= 0").isEmpty)
         #expect(
             try await rowsOf("s2", in: store)
-                == ["events": 0, "items": 0, "live_counts": 0, "sessions": 0, "sessions_known": 0, "session_topics": 0])
+                == ["events": 0, "items": 0, "live_counts": 0, "sessions": 0, "sessions_known": 0, "session_topics": 0, "withdrawals": 0])
     }
 
     /// The rows of `session` in each table of the schema that has a `session` column.

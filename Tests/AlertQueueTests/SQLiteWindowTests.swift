@@ -125,7 +125,7 @@ struct SQLiteWindowTests {
             let differences = try Int.fetchOne(db, sql: Self.liveCountsDifferences) ?? -1
             return (left, differences)
         }
-        #expect(left == ["items": 0, "holds": 0, "live_counts": 0, "events": 0, "sessions_known": 0, "session_topics": 0])
+        #expect(left == ["items": 0, "holds": 0, "live_counts": 0, "events": 0, "sessions_known": 0, "session_topics": 0, "withdrawals": 0])
         #expect(differences == 0)
         #expect(try await store.items(session: "s2", now: at(3)).count == 3)
     }

@@ -170,7 +170,9 @@ struct Samples {
 private struct UnreachableStore: QueueStore {
     static let error = QueueError.unavailable("test: unreachable")
     func enqueue(_ item: NewItem, now: Date) async throws -> EnqueueResult { throw Self.error }
+    func enqueue(copies: [NewItem], now: Date) async throws -> [Result<EnqueueResult, QueueError>] { throw Self.error }
     func next(session: String, now: Date) async throws -> QueueItem? { throw Self.error }
+    func nextDelivery(session: String, now: Date) async throws -> Delivery? { throw Self.error }
     func acknowledge(
         session: String, ticket: String, input: String?, now: Date, answer: @escaping @Sendable (QueueItem) throws -> AckAnswer
     ) async throws -> Acknowledgement { throw Self.error }
@@ -183,6 +185,7 @@ private struct UnreachableStore: QueueStore {
     func outcomes(alert: String, days: ClosedRange<OutcomeDay>) async throws -> [OutcomeCounter] { throw Self.error }
     func purgeOutcomes(before day: OutcomeDay) async throws -> Int { throw Self.error }
     func cancel(session: String, ticket: String?, by cause: CancelCause, now: Date) async throws -> Int { throw Self.error }
+    func recall(_ scope: RecallScope, now: Date) async throws -> Recall { throw Self.error }
     func erase(session: String) async throws -> Erasure { throw Self.error }
     func purge(finishedBefore cutoff: Date, after: PurgeCursor?, limit: Int) async throws -> PurgeBatch { throw Self.error }
     func hold(session: String, until: Date?) async throws { throw Self.error }

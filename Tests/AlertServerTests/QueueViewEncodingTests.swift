@@ -34,9 +34,16 @@ struct QueueViewEncodingTests {
 
     @Test("a delivery, its spec embedded as it was encoded")
     func delivery() throws {
-        let both = try bothWays(Delivery(ticket: "t_1", spec: Self.spec, deliveries: 2))
+        let both = try bothWays(DeliveredItem(ticket: "t_1", spec: Self.spec, deliveries: 2))
         #expect(both.written == #"{"ticket":"t_1","spec":{"kind":"toast","id":"app/saved","text":"Saved \"ü\""},"deliveries":2}"#)
         // The streaming path cannot take EncodedJSON apart from OrderedJSONEncoder's own writer.
+        #expect(both.written == both.encoded)
+    }
+
+    @Test("a withdraw")
+    func withdraw() throws {
+        let both = try bothWays(Withdraw(withdraw: "t_1"))
+        #expect(both.written == #"{"withdraw":"t_1"}"#)
         #expect(both.written == both.encoded)
     }
 

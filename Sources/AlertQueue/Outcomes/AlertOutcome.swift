@@ -12,7 +12,8 @@ public enum AlertOutcome: String, Sendable, Codable, CaseIterable {
     /// The answers that closed the alert: an ack with no action, or with a `cancel` action.
     case dismissed
     case expired
-    /// Cancelled by the admin, the session, as undeliverable, or replaced by a newer HUD.
+    /// Cancelled by the admin, the session, as undeliverable, by an answer on another device or a
+    /// recall (queued, or withdrawn from the screen), or replaced by a newer HUD.
     case cancelled
     case dead
 
@@ -23,7 +24,7 @@ public enum AlertOutcome: String, Sendable, Codable, CaseIterable {
         case .delivered: self = .delivered
         case .acknowledged: self = .acknowledged
         case .expired: self = .expired
-        case .cancelled, .superseded: self = .cancelled
+        case .cancelled, .withdrawn, .superseded: self = .cancelled
         case .dead: self = .dead
         case .refreshed, .requeued: return nil
         }

@@ -81,7 +81,7 @@ struct ItemExplanationView: Encodable {
         if let ending, !item.state.isLive, ending.kind.finishes {
             endedAt = ending.at.formatted(.iso8601)
             action = ending.kind == .acknowledged ? ending.detail["action"]?.description : nil
-            endedBy = ending.kind == .cancelled || ending.kind == .superseded ? ending.detail["by"]?.description : nil
+            endedBy = [.cancelled, .superseded, .withdrawn].contains(ending.kind) ? ending.detail["by"]?.description : nil
             reason = Self.sentence(why, ending: ending)
         }
     }
@@ -99,7 +99,9 @@ struct ItemExplanationView: Encodable {
         case .superseded:
             return "Cancelled at \(at): the newer HUD \(detail["by"]?.description ?? "?") took its place."
         case .cancelled:
-            return "Cancelled at \(at) by \(detail["by"]?.description ?? "?"), after \(why.item.deliveries) deliveries."
+            return "Cancelled at \(at) by \(cause(detail)), after \(why.item.deliveries) deliveries."
+        case .withdrawn:
+            return "Withdrawn from the screen at \(at) by \(cause(detail)), after \(why.item.deliveries) deliveries."
         case .expired:
             return "Expired at \(at): its TTL passed before it was delivered."
         case .dead:
@@ -151,6 +153,13 @@ struct ItemExplanationView: Encodable {
         case .queueEmpty:
             return "Nothing is queued."
         }
+    }
+
+    /// Who or what cancelled or withdrew an item, from its event's detail.
+    static func cause(_ detail: [String: ParameterValue]) -> String {
+        let by = detail["by"]?.description ?? "?"
+        guard by == CancelCause.answered.rawValue else { return by }
+        return "an answer on another device" + (detail["after"].map { " (\($0))" } ?? "")
     }
 
     static func describe(_ item: QueueItem) -> String {

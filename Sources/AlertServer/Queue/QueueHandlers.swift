@@ -111,9 +111,14 @@ final class QueueHandlers: Sendable {
     private func next(_ request: Request, session: String, deadline: Date) async throws -> any ResponseGenerator {
         let generation = polls.generation(of: session)
         let erasures = polls.erasures(of: session)
-        if let item = try await store.next(session: session, now: clock.now()) {
+        switch try await store.nextDelivery(session: session, now: clock.now()) {
+        case .withdraw(let ticket)?:
+            return uncached(Withdraw(withdraw: ticket))
+        case .item(let item)?:
             polls.feed.notify()  // its `delivered` event
             return try await deliverOrSkip(item, for: request) { try await next(request, session: session, deadline: deadline) }
+        case nil:
+            break
         }
         let now = clock.now()
         if now >= deadline || polls.isClosed {
@@ -171,7 +176,7 @@ final class QueueHandlers: Sendable {
     @inline(never)
     func delivery(of item: QueueItem, for request: Request) throws -> HTTPResponse {
         let shown = try ItemRendering.rendering(of: item, asked: try ClientAsk.of(request), alerts: alerts)
-        var response = try uncached(Delivery(ticket: item.ticket, spec: EncodedJSON(shown.json.array), deliveries: item.deliveries))
+        var response = try uncached(DeliveredItem(ticket: item.ticket, spec: EncodedJSON(shown.json.array), deliveries: item.deliveries))
             .response(for: request)
         response.headers.set("Content-Language", shown.spec.locale)
         response.headers.set("Vary", "Accept-Language")
@@ -194,6 +199,8 @@ final class QueueHandlers: Sendable {
         }
         metrics.acknowledged()
         polls.notify(session)
+        // The group's copies it took back: their sessions' polls hand out the withdraws.
+        for other in Set(done.takenBack.map(\.session)) where other != session { polls.notify(other) }
         // The chained alert, or the live one it was a duplicate of.
         return uncached(Acknowledged(ticket: done.item.ticket, state: done.item.state, chained: done.chained?.ticket))
     }

@@ -115,7 +115,8 @@ struct Enqueued: Encodable, JSONObjectWritable {
     var jsonCapacity: Int { 80 + ticket.utf8.count }
 }
 
-struct Delivery: Encodable, JSONObjectWritable {
+/// `next`'s answer of an item to show.
+struct DeliveredItem: Encodable, JSONObjectWritable {
     var ticket: String
     /// The rendered `AlertSpec`, encoded once and kept (see `RenderedAlerts`).
     var spec: EncodedJSON
@@ -129,6 +130,17 @@ struct Delivery: Encodable, JSONObjectWritable {
     }
 
     var jsonCapacity: Int { 64 + ticket.utf8.count + spec.bytes.count }
+}
+
+/// `next`'s answer of an item to take off the screen: taken back since it was delivered.
+struct Withdraw: Encodable, JSONObjectWritable {
+    var withdraw: String
+
+    func writeJSONMembers(to output: inout JSONOutput) {
+        output.member("withdraw", withdraw)
+    }
+
+    var jsonCapacity: Int { 24 + withdraw.utf8.count }
 }
 
 struct Acknowledged: Encodable, JSONObjectWritable {
