@@ -3,8 +3,8 @@ import Foundation
 /// Where session queues are kept. Every method is one atomic step, durable when it returns
 /// (an acknowledged write survives a crash of the process). Implementations apply
 /// `QueuePolicy` for every decision, so all stores behave alike; the shared contract tests
-/// hold them to it.
-public protocol QueueStore: Sendable {
+/// hold them to it. Every store is also the registry of its sessions (`SessionDirectory`).
+public protocol QueueStore: SessionDirectory {
     /// Queues `item`, unless a live item of the session has its dedupe key (then that one is
     /// returned, `created` false). A newer queued HUD replaces older queued ones (they are
     /// cancelled). Throws `QueueError.queueFull` past `maxQueueLength` live items.
@@ -89,8 +89,9 @@ public protocol QueueStore: Sendable {
     func recall(_ scope: RecallScope, now: Date) async throws -> Recall
 
     /// Erases the session (a user's "delete my data"): every item whatever its state, their
-    /// events, the session's hold and its counts, in one transaction. An unknown session erases
-    /// nothing. The caller wakes the session's waiting polls.
+    /// events, the session's hold and its counts, its registry row and topics (`SessionDirectory`),
+    /// in one transaction. An unknown session erases nothing. The caller wakes the session's
+    /// waiting polls.
     func erase(session: String) async throws -> Erasure
 
     /// One batch of the retention's sweep, in one short transaction: looks at up to `limit` items

@@ -119,6 +119,33 @@ extension PostgresQueueStore {
         Migration(name: "scheduleItems", statements: scheduleSchema),
         // Groups of copies (a user's devices reached once) and the withdraws owed to devices.
         Migration(name: "groupsAndWithdrawals", statements: groupsSchema),
+        // The session registry (`SessionDirectory`): a session's user, topics and last-seen
+        // time. Tables of their own: `alertd.sessions` is the queue's lock row, which an erase
+        // deletes and any write makes again.
+        Migration(
+            name: "createSessionDirectory",
+            statements: [
+                """
+                CREATE TABLE alertd.sessions_known (
+                    session text PRIMARY KEY,
+                    user_id text,
+                    -- Seconds since 1970, by the instances' clocks.
+                    last_seen double precision NOT NULL,
+                    registered double precision NOT NULL
+                )
+                """,
+                "CREATE INDEX sessions_known_user ON alertd.sessions_known (user_id, last_seen) WHERE user_id IS NOT NULL",
+                "CREATE INDEX sessions_known_last_seen ON alertd.sessions_known (last_seen)",
+                // Keyed by topic first: a topic's sessions are one range of the key.
+                """
+                CREATE TABLE alertd.session_topics (
+                    topic text NOT NULL,
+                    session text NOT NULL,
+                    PRIMARY KEY (topic, session)
+                )
+                """,
+                "CREATE INDEX session_topics_session ON alertd.session_topics (session)",
+            ]),
     ]
 
     /// `alertd.lock_session(session, with_sequence, states, ticket)`: a write's first round trip.

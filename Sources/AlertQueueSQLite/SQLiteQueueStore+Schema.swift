@@ -171,6 +171,11 @@ extension SQLiteQueueStore {
             try db.execute(sql: WithdrawalRecord.schema)
         }
 
+        // The session registry (`SessionDirectory`): a session's user, topics and last-seen time.
+        migrator.registerMigration("createSessionDirectory") { db in
+            try db.execute(sql: KnownSessionRecord.schema)
+        }
+
         return migrator
     }
 }

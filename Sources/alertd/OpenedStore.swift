@@ -21,6 +21,8 @@ import Logging
 final class OpenedStore {
     let store: any QueueStore
     private var tasks: [Task<Void, Never>] = []
+    /// What `stop` runs first (`atStop`).
+    private var finals: [@Sendable () async -> Void] = []
     /// Where the store's comings and goings are told (set by `start`).
     private var logger = Logger(label: "alertd")
 
@@ -63,6 +65,12 @@ final class OpenedStore {
         tasks.append(Task { await work() })
     }
 
+    /// Runs `work` when `stop` begins, before the background work is cancelled and the pool
+    /// closes (the last flush of what is kept in memory).
+    func atStop(_ work: @escaping @Sendable () async -> Void) {
+        finals.append(work)
+    }
+
     /// Starts the purge of history older than the retention, for every store; `stop` ends it.
     func keepHistory(_ retention: HistoryRetention) {
         tasks.append(Task { await retention.run() })
@@ -74,11 +82,13 @@ final class OpenedStore {
     /// with the last reference `serve` holds (closing it checkpoints and removes its WAL), not
     /// with a task still unwinding when the process exits.
     func stop(within limit: Duration = .seconds(10)) {
-        guard !tasks.isEmpty else { return }
-        let (waiting, postgres) = (tasks, store as? PostgresQueueStore)
+        guard !tasks.isEmpty || !finals.isEmpty else { return }
+        let (waiting, postgres, finals) = (tasks, store as? PostgresQueueStore, finals)
         tasks = []
+        self.finals = []
         let done = DispatchSemaphore(value: 0)
         Task {
+            for final in finals { await final() }
             await postgres?.flushNotifications()
             for task in waiting { task.cancel() }
             for task in waiting { await task.value }

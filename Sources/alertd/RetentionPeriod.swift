@@ -1,5 +1,5 @@
 /// A period written as a whole number and a unit: `90s`, `15m`, `12h`, `30d` (seconds, minutes,
-/// hours, days), as `--retention` and `--outcomes-retention` take it.
+/// hours, days), as `--retention`, `--outcomes-retention` and `--session-idle` take it.
 struct RetentionPeriod: Equatable, CustomStringConvertible {
     /// Greater than zero.
     let seconds: Int

@@ -123,6 +123,9 @@ struct Serve: ParsableCommand {
     @Option(name: Setting.outcomesRetention.optionName, help: Setting.outcomesRetention.optionHelp)
     var outcomesRetention: String?
 
+    @Option(name: Setting.sessionIdle.optionName, help: Setting.sessionIdle.optionHelp)
+    var sessionIdle: String?
+
     /// `--log-format`, `--log-level`.
     @OptionGroup var logging: LogOptions
 
@@ -170,6 +173,7 @@ struct Serve: ParsableCommand {
         let catalogFolder = settings.optionalString(catalogs, .catalogs)
         let retentionPeriod = settings.period(retention, .retention)
         let outcomesPeriod = settings.period(outcomesRetention, .outcomesRetention)
+        let idlePeriod = settings.period(sessionIdle, .sessionIdle)
         let logs = logging.resolve(&settings)
         settings.reportUnknownFileSettings()
 
@@ -238,10 +242,13 @@ struct Serve: ParsableCommand {
             renderCacheSize: renderCache, metrics: metrics, logger: logger)
         reload.onSignal { _ = service.reloadCatalogs(via: "signal") }
         opened.run { await service.outcomes.run() }
+        opened.run { await queue.seen.run() }
+        opened.atStop { try? await queue.seen.flush() }  // the last seen times, while the store still runs
         opened.keepHistory(
             HistoryRetention(
                 store: opened.store, clock: clock, retention: TimeInterval(retentionPeriod.seconds),
-                outcomesRetention: TimeInterval(outcomesPeriod.seconds), logger: logger, rollUps: service.outcomes))
+                outcomesRetention: TimeInterval(outcomesPeriod.seconds), logger: logger, rollUps: service.outcomes,
+                sessionIdle: TimeInterval(idlePeriod.seconds), seen: queue.seen))
         let server = try HTTPServer(configuration: http, handler: service, observer: service.observer)
         let hostText = http.host.contains(":") ? "[\(http.host)]" : http.host
         say("alertd listening on http://\(hostText):\(server.port)")  // exactly this: supervisors and tests read it

@@ -270,6 +270,14 @@ extension Setting {
         name: "outcomes-retention", environment: "ALERTD_OUTCOMES_RETENTION", default: .text("400d"),
         help: "How long the daily roll-ups of alert outcomes are kept, as `400d`, `12h`, `15m` or `90s`")
 
+    static let sessionIdle = Setting(
+        name: "session-idle", environment: "ALERTD_SESSION_IDLE", default: .text("90d"),
+        help: """
+            How long a session may go unseen (no token issued, no call with its token) before it is forgotten, \
+            as `90d`, `12h`, `15m` or `90s`: erased as `DELETE /v1/sessions/{session}` erases it (items, timelines, \
+            hold, user and topics), in the background, in small batches
+            """)
+
     static let logFormat = Setting(
         name: "log-format", environment: "ALERTD_LOG_FORMAT", default: .text(LogFormat.text.rawValue),
         help: "Log lines on standard error as `text` (for people) or `json` (one object per line)")
@@ -287,6 +295,6 @@ extension Setting {
         sessionSecret, lease, maxDeliveries, maxQueueLength, timeline, catalogs, maxBodySize, threads, connectionLimit,
         perClientConnectionLimit, connectionMemory, maxURLLength, maxHeaderCount, maxHeadSize, connectionTimeout,
         requestHeadTimeout, requestBodyGrace, requestBodyMinRate, shutdownGrace, renderCacheSize, retention, outcomesRetention,
-        logFormat, logLevel,
+        sessionIdle, logFormat, logLevel,
     ]
 }

@@ -34,13 +34,13 @@ struct LiveRetentionTests {
             let day = OutcomeDay(clock.now()).description
 
             // When a pass runs within the retention, nothing goes
-            #expect(try Self.wait { try await retention.pass() } == .nothing)
+            #expect(try waitBlocking { try await retention.pass() } == .nothing)
             #expect(try Self.history(app) == [cancelled, done])
             #expect(!logs.all.contains { $0.contains("history purged") })
 
             // When the clock moves past the retention and a pass runs
             clock.advance(by: 30 * 86_400 + 1)
-            let purged = try Self.wait { try await retention.pass() }
+            let purged = try waitBlocking { try await retention.pass() }
 
             // Then the finished items went with their timelines, and the pass said so
             #expect(purged == Erasure(items: 2, events: 5))  // enqueued, delivered, acknowledged; enqueued, cancelled
@@ -61,7 +61,7 @@ struct LiveRetentionTests {
 
             // Until the outcomes' own retention passes too
             clock.advance(by: 400 * 86_400)
-            _ = try Self.wait { try await retention.pass() }
+            _ = try waitBlocking { try await retention.pass() }
             let gone = try #require((try Self.admin(port, outcomes).jsonObject()?["days"] as? [[String: Any]])?.first)
             #expect(gone["enqueued"] as? Int == 0 && gone["acknowledged"] as? Int == 0, "\(gone)")
         }
@@ -78,19 +78,5 @@ struct LiveRetentionTests {
 
     private static func admin(_ port: Int, _ path: String) throws -> RawHTTPResponse {
         try RawHTTPClient(port: port).request("GET", path, headers: [("Authorization", "Bearer \(TestCredentials.adminToken)")])
-    }
-
-    /// Runs `work` on a thread of its own and waits for it: the live server's body is synchronous.
-    private static func wait<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) throws -> T {
-        let done = DispatchSemaphore(value: 0)
-        let outcome = Locked<Result<T, any Error>?>(nil)
-        Task(executorPreference: OwnThread()) {
-            let result: Result<T, any Error>
-            do { result = .success(try await work()) } catch { result = .failure(error) }
-            outcome.withLock { $0 = result }
-            done.signal()
-        }
-        done.wait()
-        return try outcome.withLock { $0! }.get()
     }
 }

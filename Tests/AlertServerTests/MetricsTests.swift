@@ -193,4 +193,12 @@ private struct UnreachableStore: QueueStore {
     func snapshot(session: String, now: Date, finished: Int) async throws -> SessionSnapshot { throw Self.error }
     func isReachable() async -> Bool { false }
     func census(now: Date) async throws -> QueueCensus { throw Self.error }
+    func register(session: String, user: String?, topics: [String]?, now: Date) async throws -> KnownSession { throw Self.error }
+    func setUser(session: String, user: String?, now: Date) async throws -> KnownSession { throw Self.error }
+    func setTopics(session: String, topics: [String], now: Date) async throws -> KnownSession { throw Self.error }
+    func knownSession(_ session: String) async throws -> KnownSession? { throw Self.error }
+    func sessions(ofUser user: String) async throws -> [KnownSession] { throw Self.error }
+    func markSeen(_ times: [String: Date]) async throws { throw Self.error }
+    func idleSessions(seenBefore cutoff: Date, limit: Int) async throws -> [String] { throw Self.error }
+    func forget(session: String, seenBefore cutoff: Date) async throws -> Erasure? { throw Self.error }
 }

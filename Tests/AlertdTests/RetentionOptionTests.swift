@@ -3,7 +3,7 @@ import Testing
 @testable import HTTPTestSupport
 @testable import AlertdTestSupport
 
-// `--retention` and `--outcomes-retention`: periods such as 30d, 12h, 15m or 90s, from a flag,
+// `--retention`, `--outcomes-retention` and `--session-idle`: periods such as 30d, 12h, 15m or 90s, from a flag,
 // an ALERTD_* variable or the --config file; anything else stops start-up naming the setting.
 
 @Suite("alertd configuration: retention periods")
@@ -53,5 +53,19 @@ struct RetentionOptionTests {
         #expect(variable.standardError.contains("ALERTD_OUTCOMES_RETENTION (--outcomes-retention): expected a period"), "\(variable.standardError)")
         #expect(inFile.status == 2)
         #expect(inFile.standardError.contains("\(file.path): retention: expected a period"), "\(inFile.standardError)")
+    }
+
+    @Test("--session-idle defaults to 90d, is read from a flag or a variable, and a bad one stops start-up")
+    func sessionIdle() throws {
+        let plain = try AlertdProcess.run(["serve", "--print-config"], environment: ["ALERTD_DATA_DIR": ""])
+        #expect(ConfigFileTests.settings(in: plain.standardOutput)["session-idle"]?.value == "'90d'")
+        let flag = try AlertdProcess.run(["serve", "--print-config", "--session-idle", "48h"])
+        #expect(ConfigFileTests.settings(in: flag.standardOutput)["session-idle"]?.value == "'2d'")
+        let variable = try AlertdProcess.run(["serve", "--print-config"], environment: ["ALERTD_SESSION_IDLE": "30m"])
+        let fromVariable = ConfigFileTests.settings(in: variable.standardOutput)["session-idle"]
+        #expect(fromVariable?.value == "'30m'" && fromVariable?.source == "ALERTD_SESSION_IDLE")
+        let bad = try AlertdProcess.run(["serve", "--print-config", "--session-idle", "0d"])
+        #expect(bad.status == 2)
+        #expect(bad.standardError.contains("--session-idle: expected a period"), "\(bad.standardError)")
     }
 }

@@ -4,17 +4,20 @@ import MicroHTTP
 
 /// Who a request is, from its `Authorization: Bearer …` header, and what it may do: the admin
 /// token opens every call; a session token opens its own session's `next`, `ack`, `hold` and
-/// `GET queue`, nothing else.
+/// `GET queue`, nothing else. A call a session token opens marks its session seen (`seen`).
 public struct Access: Sendable {
     public let credentials: Credentials
     public let tokens: SessionTokens
     /// What a token's expiry is checked against.
     let clock: any AlertClock
+    /// Where the sessions that call with their own token are noted as seen; nil notes none.
+    let seen: SeenSessions?
 
-    public init(credentials: Credentials, clock: any AlertClock = SystemClock()) {
+    public init(credentials: Credentials, clock: any AlertClock = SystemClock(), seen: SeenSessions? = nil) {
         self.credentials = credentials
         self.tokens = SessionTokens(secret: credentials.sessionSecret)
         self.clock = clock
+        self.seen = seen
     }
 
     enum Caller: Equatable {
@@ -24,11 +27,16 @@ public struct Access: Sendable {
 
     /// The caller, or 401 without a token or with one that is not valid.
     func caller(of request: Request) throws -> Caller {
+        try caller(of: request, now: clock.now())
+    }
+
+    /// The caller, its token's expiry judged at `now`.
+    private func caller(of request: Request, now: Date) throws -> Caller {
         guard let header = request.http.headers["Authorization"], let token = Self.bearerToken(in: header) else {
             throw APIError.unauthorized("This call needs Authorization: Bearer <token>.")
         }
         if ConstantTime.equal(token, credentials.adminToken) { return .admin }
-        if let session = tokens.session(of: token, now: clock.now()) { return .session(session) }
+        if let session = tokens.session(of: token, now: now) { return .session(session) }
         throw APIError.unauthorized("The token is not valid, or it has expired.")
     }
 
@@ -57,12 +65,16 @@ public struct Access: Sendable {
         }
     }
 
-    /// Passes the admin, or a session token of `session`: 403 for another session's token.
+    /// Passes the admin, or a session token of `session`: 403 for another session's token. A
+    /// session that passes with its own token is seen now.
     func requireSession(_ session: String, _ request: Request, adminAllowed: Bool = false) throws {
-        switch try caller(of: request) {
+        let now = clock.now()
+        switch try caller(of: request, now: now) {
         case .admin where adminAllowed: return
         case .admin: throw APIError.forbidden("This call is made by the app, with its session token.")
-        case .session(let own) where own == session: return
+        case .session(let own) where own == session:
+            seen?.saw(own, at: now)
+            return
         case .session: throw APIError.forbidden("This token opens another session.")
         }
     }

@@ -29,13 +29,24 @@ public struct HistoryRetention: Sendable {
     public let logger: Logger
     /// Counts the events about to go into the daily outcomes first (nil: none kept).
     public let rollUps: OutcomeRollUps?
+    /// Seconds a session may go unseen before it is forgotten (`--session-idle`); nil forgets none.
+    public let sessionIdle: TimeInterval?
+    /// The times this instance saw sessions but has not written: flushed before idle sessions
+    /// are looked for, so none it saw lately looks idle.
+    public let seen: SeenSessions?
+    /// Idle sessions forgotten in one pass, at most; the rest wait for the next pass.
+    public let idlePerPass: Int
 
     public init(
         store: any QueueStore, clock: any AlertClock, retention: TimeInterval, outcomesRetention: TimeInterval = 400 * 86_400,
         batchSize: Int? = nil, interval: Duration = .seconds(60), pause: Duration? = nil,
-        logger: Logger = Logger(label: "alertd"), rollUps: OutcomeRollUps? = nil
+        logger: Logger = Logger(label: "alertd"), rollUps: OutcomeRollUps? = nil,
+        sessionIdle: TimeInterval? = nil, seen: SeenSessions? = nil, idlePerPass: Int = 1_000
     ) {
         self.rollUps = rollUps
+        self.sessionIdle = sessionIdle
+        self.seen = seen
+        self.idlePerPass = idlePerPass
         self.store = store
         self.clock = clock
         self.retention = retention
@@ -63,14 +74,17 @@ public struct HistoryRetention: Sendable {
 
     /// One pass: every step of the retention, in order, at one instant of the clock. The events
     /// about to go are rolled up into the daily outcomes first, whatever the roll-up's own
-    /// cadence; then the outcome days older than `outcomesRetention` go, then the history.
+    /// cadence; then the outcome days older than `outcomesRetention` go, then the history, then
+    /// the sessions idle longer than `sessionIdle` (`forgetIdleSessions`).
     @discardableResult
     public func pass() async throws -> Erasure {
         let now = clock.now()
         try await rollUps?.catchUp()
         let counters = try await store.purgeOutcomes(before: OutcomeDay(now.addingTimeInterval(-outcomesRetention)))
         if counters > 0 { logger.info("outcome counters purged", metadata: ["counters": "\(counters)"]) }
-        return try await purge(finishedBefore: now.addingTimeInterval(-retention))
+        let purged = try await purge(finishedBefore: now.addingTimeInterval(-retention))
+        if let sessionIdle { try await forgetIdleSessions(seenBefore: now.addingTimeInterval(-sessionIdle)) }
+        return purged
     }
 
     /// Purges what finished before `cutoff`, batch after batch until the sweep reaches the cutoff;

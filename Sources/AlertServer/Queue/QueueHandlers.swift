@@ -41,7 +41,7 @@ final class QueueHandlers: Sendable {
 
     func register(in router: inout Router) {
         let handlers = self
-        router.add("POST", "/v1/sessions/{session}/token") { try handlers.token($0) }
+        router.addAsync("POST", "/v1/sessions/{session}/token") { try await handlers.token($0) }
         router.addAsync("POST", "/v1/sessions/{session}/queue") { try await handlers.enqueue($0) }
         router.addAsync("GET", "/v1/sessions/{session}/queue") { try await handlers.list($0) }
         router.addAsync("DELETE", "/v1/sessions/{session}/queue") { try await handlers.cancel($0) }
@@ -63,25 +63,6 @@ final class QueueHandlers: Sendable {
         guard SessionTokens.isSessionID(session)
         else { throw APIError.badRequest("A session id has 1 to 128 letters, digits, '.', '_', '-' or ':'.") }
         return session
-    }
-
-    func token(_ request: Request) throws -> any ResponseGenerator {
-        let session = try Self.session(of: request)
-        try access.requireAdmin(request)
-        var lifetime = SessionTokens.defaultLifetime
-        if let ttl = try JSONBody.read(request, members: ["ttl"])?.number("ttl") {
-            let range = SessionTokens.lifetimes
-            guard range.contains(ttl) else {
-                throw APIError.invalidRequest([
-                    SpecIssue(
-                        pointer: "/ttl", code: "out-of-range",
-                        message: "ttl is seconds from \(Int(range.lowerBound)) to \(Int(range.upperBound)).")
-                ])
-            }
-            lifetime = ttl
-        }
-        let (token, expiry) = access.tokens.issue(session: session, lifetime: lifetime, now: clock.now())
-        return uncached(IssuedToken(session: session, token: token, expiresAt: expiry.formatted(.iso8601)), status: 201)
     }
 
     func enqueue(_ request: Request) async throws -> any ResponseGenerator {

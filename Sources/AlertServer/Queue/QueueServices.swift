@@ -1,21 +1,28 @@
 import AlertQueue
 
 /// What the queue API runs on: the store, who may call, the waiting long-polls, the limits,
-/// and the clock every handler, token check and long-poll deadline reads.
+/// the sessions seen but not yet written, and the clock every handler, token check and
+/// long-poll deadline reads.
 public struct QueueServices: Sendable {
     public let store: any QueueStore
     public let access: Access
     public let polls: LongPolls
     public let settings: QueueSettings
     public let clock: any AlertClock
+    /// Sessions seen since the last flush of their times to the store: `run()` it for the
+    /// server's life, and `flush()` it at shutdown.
+    public let seen: SeenSessions
 
-    /// - Parameter polls: the long-poll registry; by default a new one on `clock`.
+    /// - Parameters:
+    ///   - polls: the long-poll registry; by default a new one on `clock`.
+    ///   - seenFlushInterval: how often the sessions seen are written to the store (`SeenSessions`).
     public init(
         store: any QueueStore, credentials: Credentials, settings: QueueSettings = QueueSettings(),
-        clock: any AlertClock = SystemClock(), polls: LongPolls? = nil
+        clock: any AlertClock = SystemClock(), polls: LongPolls? = nil, seenFlushInterval: Duration = .seconds(5)
     ) {
         self.store = store
-        self.access = Access(credentials: credentials, clock: clock)
+        self.seen = SeenSessions(directory: store, interval: seenFlushInterval)
+        self.access = Access(credentials: credentials, clock: clock, seen: seen)
         self.polls = polls ?? LongPolls(clock: clock)
         self.settings = settings
         self.clock = clock

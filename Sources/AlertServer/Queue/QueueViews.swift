@@ -171,4 +171,7 @@ struct IssuedToken: Encodable {
     var session: String
     var token: String
     var expiresAt: String
+    /// The session's user; absent when it has none.
+    var user: String?
+    var topics: [String]
 }
