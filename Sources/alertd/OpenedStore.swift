@@ -83,12 +83,16 @@ final class OpenedStore {
     /// with a task still unwinding when the process exits.
     func stop(within limit: Duration = .seconds(10)) {
         guard !tasks.isEmpty || !finals.isEmpty else { return }
-        let (waiting, postgres, finals) = (tasks, store as? PostgresQueueStore, finals)
+        let (waiting, postgres) = (tasks, store as? PostgresQueueStore)
+        // A task of its own, like the others: what it holds goes when it ends.
+        let first = Task { [finals] in
+            for final in finals { await final() }
+        }
         tasks = []
-        self.finals = []
+        finals = []
         let done = DispatchSemaphore(value: 0)
         Task {
-            for final in finals { await final() }
+            await first.value
             await postgres?.flushNotifications()
             for task in waiting { task.cancel() }
             for task in waiting { await task.value }

@@ -243,7 +243,14 @@ struct Serve: ParsableCommand {
         reload.onSignal { _ = service.reloadCatalogs(via: "signal") }
         opened.run { await service.outcomes.run() }
         opened.run { await queue.seen.run() }
-        opened.atStop { try? await queue.seen.flush() }  // the last seen times, while the store still runs
+        opened.atStop {  // the last seen times, while the store still runs
+            do {
+                let sessions = try await queue.seen.flush()
+                if sessions > 0 { logger.info("last-seen times written", metadata: ["sessions": "\(sessions)"]) }
+            } catch {
+                logger.warning("last-seen times not written at stop", metadata: ["error": "\(error)"])
+            }
+        }
         opened.keepHistory(
             HistoryRetention(
                 store: opened.store, clock: clock, retention: TimeInterval(retentionPeriod.seconds),
