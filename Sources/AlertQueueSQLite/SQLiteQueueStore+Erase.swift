@@ -8,6 +8,8 @@ extension SQLiteQueueStore {
     /// its history, so one transaction holds the writer for that many rows.
     public func erase(session: String) async throws -> Erasure {
         let (erasure, tickets) = try await write { db -> (Erasure, [String]) in
+            // The events earlier writes of this transaction staged are deleted too.
+            try batcher.transactionEnd.events.write(in: db)
             let tickets = try String.fetchAll(db, sql: "SELECT ticket FROM items WHERE session = ?", arguments: [session])
             try EventRecord.raiseFloor(in: db)
             // Through the items' lists of their events' ids (`EventRecord.idsInItems`).
