@@ -61,14 +61,24 @@ extension SQLiteQueueStore {
             batcher.transactionEnd.events.stage(event, id: id)
             // An event is of an item the step changed (the session's others, in a long one, are
             // many); one of an item it did not write is listed on its own.
-            let item = updated.first { $0.ticket == event.ticket } ?? inserted.first { $0.ticket == event.ticket }
-            if item == nil, appended.insert(event.ticket).inserted {
-                try ItemRecord.appendEvents(listed(event.ticket), ticket: event.ticket, in: db)
+            // (Its alert is read where the item lies: a copy of the item cost 600 instructions.)
+            let alert: String?
+            if let index = updated.firstIndex(where: { $0.ticket == event.ticket }) {
+                alert = Self.alert(of: updated[index].content)
+            } else if let index = inserted.firstIndex(where: { $0.ticket == event.ticket }) {
+                alert = Self.alert(of: inserted[index].content)
+            } else {
+                if appended.insert(event.ticket).inserted {
+                    try ItemRecord.appendEvents(listed(event.ticket), ticket: event.ticket, in: db)
+                }
+                alert = items.item(ticket: event.ticket).flatMap { Self.alert(of: $0.content) }
             }
-            let content = (item ?? items.item(ticket: event.ticket))?.content
-            let alert: String? = if case .alert(let id, _)? = content { id } else { nil }
             written.append(RecentOutcomes.event(event, id: id, alert: alert))
         }
         batcher.transactionEnd.onCommit { [recentOutcomes, written] in recentOutcomes.kept(written) }
+    }
+
+    private static func alert(of content: QueueContent) -> String? {
+        if case .alert(let id, _) = content { id } else { nil }
     }
 }
