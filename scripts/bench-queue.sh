@@ -8,10 +8,13 @@
 #      side that goes first alternating; each round's ratio on / off, then their median
 # The rest runs with the default durability (`full`):
 #   3. enqueue -> next -> ack cycles per second (scripts/bench/cycle.c, one session per connection),
-#      with the timeline on and off: each round runs both servers at once, idle but for the side
-#      measured, and each side's $DURATION in two halves, interleaved on / off / off / on (the
-#      order turned about in even rounds), so that both sides meet the same minute of the disk;
-#      then one server for 4-6
+#      with the timeline on and off: each round starts both servers (fresh stores), runs cycles
+#      on each until its WAL is reused from its beginning, as a running server's is (a growing
+#      WAL has every fdatasync commit the file's size too, several times slower), then measures
+#      each side's $DURATION in two halves, interleaved on / off / off / on (off / on / on / off
+#      in even rounds), the other server idle, so that both sides meet the same seconds of the
+#      disk; each round's ratio, then their median (see the section's own comments); then one
+#      server for 4-6. (The enqueue rounds of 1 still measure fresh stores, WAL growing.)
 #   4. long-polls woken by enqueues under load (scripts/bench/wakeups.py): server CPU per wake-up
 #   5. this machine's own jitter (scripts/bench/jitter.c): fixed work, timed after the same idle
 #      gap as the wake-ups; on a VM it runs several times slower now and then, and so does a wake-up
@@ -147,6 +150,27 @@ cc -O2 -o "$work/cycle" scripts/bench/cycle.c
 # on both alike. (One run of $DURATION per side, one after the other, saw round ratios from
 # 0.69 to 1.16 with the timeline's instruction count 6 % above off.)
 half=$(python3 -c "print(${DURATION%s} / 2)")
+# A fresh store's WAL grows with every commit until the checkpointer starts it again from its
+# beginning (`Checkpointer.restartFrames`, 16,384 pages, 64 MiB); until then every commit's
+# fdatasync also commits the file's new size and blocks to the ext4 journal, several times
+# slower than a sync of blocks overwritten (on the development VM, under the same load: 300 to
+# 1,250 cycles/s on fresh stores, 1,700 to 5,000 once the WAL was reused). A 5 s run on a fresh
+# store was part one, part the other, and where each side's WAL stood swung a round's ratio (a
+# round of fresh stores, interleaved, measured 3.4). Before a round is measured, each server
+# runs cycles (sessions of their own) until its WAL has passed that size, and a second more, so
+# that both sides are measured as a running server runs, its WAL reused.
+wal_frames=$(((16384 + 64) * (4096 + 24)))
+warm_wal() {  # port folder tokens
+  "$work/cycle" 127.0.0.1 "$1" 60 "$ADMIN" "$3" >/dev/null 2>&1 &
+  local client=$!
+  while kill -0 "$client" 2>/dev/null && [ "$(stat -c %s "$2/alertd.sqlite-wal" 2>/dev/null || echo 0)" -lt "$wal_frames" ]; do
+    sleep 0.2
+  done
+  sleep 1
+  kill "$client" 2>/dev/null || true
+  wait "$client" 2>/dev/null || true
+  echo "(warmed: WAL $(($(stat -c %s "$2/alertd.sqlite-wal") / 1048576)) MiB)"
+}
 for round in $(seq "$ROUNDS"); do
   declare -A pids=() ports=()
   for timeline in on off; do
@@ -156,7 +180,7 @@ for round in $(seq "$ROUNDS"); do
     servers="${servers:+$servers }$server"
     # Sessions of their own each half: a cycle cut off by the end of a half leaves its alert
     # presenting, which would hold back that session's next half.
-    for part in 1 2; do
+    for part in warm 1 2; do
       for i in $(seq "$SESSIONS"); do
         token=$(curl -s -X POST -H "Authorization: Bearer $ADMIN" "http://127.0.0.1:${ports[$timeline]}/v1/sessions/cycle-$round-$part-$i/token" \
           | python3 -c 'import json,sys; print(json.load(sys.stdin)["token"])')
@@ -165,6 +189,7 @@ for round in $(seq "$ROUNDS"); do
     done
     : >"$work/halves-$timeline"
   done
+  for timeline in on off; do warm_wal "${ports[$timeline]}" "$work/$timeline" "$work/tokens-$timeline-warm"; done
   order=$(timeline_order "$round")
   read -r first second <<<"$order"
   part_of=([0]=1 [1]=1 [2]=2 [3]=2)
