@@ -134,4 +134,41 @@ struct SQLiteStagedEventsTests {
         #expect(try await queue.read { db in try Int.fetchAll(db, sql: "SELECT id FROM events ORDER BY id") } == [1, 2])
         #expect(try await queue.read { db in try Int.fetchAll(db, sql: "SELECT x FROM t ORDER BY x") } == [0])
     }
+
+    @Test("A batch of more events than one INSERT takes writes every one, as staged")
+    func manyEvents() async throws {
+        // Given: one write staging 45 events (INSERTs of 32, 8, 4 and 1 rows), with texts of
+        // different lengths
+        let (queue, batcher, first, release) = try await heldBatcher()
+        release.signal()
+        try await first.value
+        let events = (1...45).map { (x: Int) -> ItemEvent in
+            let kind: ItemEvent.Kind = x % 2 == 0 ? .delivered : .acknowledged
+            var detail: [String: ParameterValue] = [:]
+            if x % 3 != 0 {
+                detail["delivery"] = .integer(x)
+                detail["by"] = .string(String(repeating: "é", count: x))
+            }
+            return ItemEvent(
+                kind: kind, session: String(repeating: "s", count: x % 7 + 1), ticket: "ticket-\(x)",
+                at: Date(timeIntervalSince1970: Double(x) / 4), detail: detail)
+        }
+        // When: it commits
+        try await batcher.write { _ in
+            for (index, event) in events.enumerated() { batcher.transactionEnd.events.stage(event, id: Int64(index + 10)) }
+        }
+        // Then: each row holds its own event
+        let rows = try await queue.read { db in
+            try Row.fetchAll(db, sql: "SELECT id, session, ticket, type, at, detail FROM events ORDER BY id")
+        }
+        #expect(rows.count == 45)
+        for (row, (index, event)) in zip(rows, events.enumerated()) {
+            #expect(row[0] as Int64 == Int64(index + 10))
+            #expect(row[1] as String == event.session)
+            #expect(row[2] as String == event.ticket)
+            #expect(row[3] as String == event.kind.rawValue)
+            #expect(row[4] as Double == event.at.timeIntervalSince1970)
+            #expect(row[5] as String == (event.detail.isEmpty ? "{}" : event.detailJSON))
+        }
+    }
 }
