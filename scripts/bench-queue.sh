@@ -8,7 +8,13 @@
 #      side that goes first alternating; each round's ratio on / off, then their median
 # The rest runs with the default durability (`full`):
 #   3. enqueue -> next -> ack cycles per second (scripts/bench/cycle.c, one session per connection),
-#      with the timeline on and off as in 1; then one server for 4-6
+#      with the timeline on and off: each round starts both servers (fresh stores), runs cycles
+#      on each until its WAL is reused from its beginning, as a running server's is (a growing
+#      WAL has every fdatasync commit the file's size too, several times slower), then measures
+#      each side's $DURATION in two halves, interleaved on / off / off / on (off / on / on / off
+#      in even rounds), the other server idle, so that both sides meet the same seconds of the
+#      disk; each round's ratio, then their median (see the section's own comments); then one
+#      server for 4-6. (The enqueue rounds of 1 still measure fresh stores, WAL growing.)
 #   4. long-polls woken by enqueues under load (scripts/bench/wakeups.py): server CPU per wake-up
 #   5. this machine's own jitter (scripts/bench/jitter.c): fixed work, timed after the same idle
 #      gap as the wake-ups; on a VM it runs several times slower now and then, and so does a wake-up
@@ -31,16 +37,20 @@ ROUNDS=${ROUNDS:-5}
 ADMIN=bench-admin-token
 work=$(mktemp -d)
 server=
-trap '[ -n "$server" ] && kill "$server" 2>/dev/null; wait 2>/dev/null; rm -rf "$work"' EXIT
+servers=
+trap '[ -n "$server" ] && kill "$server" 2>/dev/null; [ -n "$servers" ] && kill $servers 2>/dev/null; wait 2>/dev/null; rm -rf "$work"' EXIT
 ulimit -n "$(ulimit -Hn)"
 
-# Starts a server with durability $1 and --timeline $2 (default on) on a fresh store; request
-# lines off (--log-level warning): the figures measure the queue, not the log.
+# Starts a server with durability $1 and --timeline $2 (default on) on a fresh store in folder
+# $3 (default $work); request lines off (--log-level warning): the figures measure the queue,
+# not the log.
 start_server() {
-  rm -f "$work"/alertd.sqlite*
-  "$ALERTD_BIN" serve --host 127.0.0.1 --port "$PORT" --store "sqlite:$work/alertd.sqlite" --durability "$1" \
-    --timeline "${2:-on}" --data-dir "$work" --admin-token "$ADMIN" --per-client-connection-limit 0 --log-level warning \
-    >"$work/server.log" 2>&1 &
+  local dir=${3:-$work}
+  mkdir -p "$dir"
+  rm -f "$dir"/alertd.sqlite*
+  "$ALERTD_BIN" serve --host 127.0.0.1 --port "$PORT" --store "sqlite:$dir/alertd.sqlite" --durability "$1" \
+    --timeline "${2:-on}" --data-dir "$dir" --admin-token "$ADMIN" --per-client-connection-limit 0 --log-level warning \
+    >"$dir/server.log" 2>&1 &
   server=$!
   for _ in $(seq 50); do curl -sf "http://127.0.0.1:$PORT/livez" >/dev/null && break; sleep 0.1; done
 }
@@ -130,30 +140,83 @@ PY
 done
 
 SESSIONS=${SESSIONS:-32}
-echo "== enqueue -> next -> ack cycles, $SESSIONS sessions in parallel (one keep-alive connection each), $DURATION, --timeline on and off each round"
+echo "== enqueue -> next -> ack cycles, $SESSIONS sessions in parallel (one keep-alive connection each), $DURATION per side and round, --timeline on and off each round, interleaved"
 # A small C client (scripts/bench/cycle.c): one thread and epoll for every connection, so it
 # leaves the two cores to the server; wrk cannot chain a cycle's requests per connection.
 cc -O2 -o "$work/cycle" scripts/bench/cycle.c
+# Each round starts both servers, on fresh stores, and runs each side's cycles in two halves of
+# $DURATION, interleaved on / off / off / on (off / on / on / off in even rounds): both sides
+# meet the same disk, whose flush times drift over seconds, and a drift within the round falls
+# on both alike. (One run of $DURATION per side, one after the other, saw round ratios from
+# 0.69 to 1.16 with the timeline's instruction count 6 % above off.)
+half=$(python3 -c "print(${DURATION%s} / 2)")
+# A fresh store's WAL grows with every commit until the checkpointer starts it again from its
+# beginning (`Checkpointer.restartFrames`, 16,384 pages, 64 MiB); until then every commit's
+# fdatasync also commits the file's new size and blocks to the ext4 journal, several times
+# slower than a sync of blocks overwritten (on the development VM, under the same load: 300 to
+# 1,250 cycles/s on fresh stores, 1,700 to 5,000 once the WAL was reused). A 5 s run on a fresh
+# store was part one, part the other, and where each side's WAL stood swung a round's ratio (a
+# round of fresh stores, interleaved, measured 3.4). Before a round is measured, each server
+# runs cycles (sessions of their own) until its WAL has passed that size, and a second more, so
+# that both sides are measured as a running server runs, its WAL reused.
+wal_frames=$(((16384 + 64) * (4096 + 24)))
+warm_wal() {  # port folder tokens
+  "$work/cycle" 127.0.0.1 "$1" 60 "$ADMIN" "$3" >/dev/null 2>&1 &
+  local client=$!
+  while kill -0 "$client" 2>/dev/null && [ "$(stat -c %s "$2/alertd.sqlite-wal" 2>/dev/null || echo 0)" -lt "$wal_frames" ]; do
+    sleep 0.2
+  done
+  sleep 1
+  kill "$client" 2>/dev/null || true
+  wait "$client" 2>/dev/null || true
+  echo "(warmed: WAL $(($(stat -c %s "$2/alertd.sqlite-wal") / 1048576)) MiB)"
+}
 for round in $(seq "$ROUNDS"); do
-  for timeline in $(timeline_order "$round"); do
-    start_server full "$timeline"
-    # Sessions of their own each round: a cycle cut off by the end of a round leaves its alert
-    # presenting, which would hold back that session's next round.
-    for i in $(seq "$SESSIONS"); do
-      token=$(curl -s -X POST -H "Authorization: Bearer $ADMIN" "http://127.0.0.1:$PORT/v1/sessions/cycle-$round-$timeline-$i/token" \
-        | python3 -c 'import json,sys; print(json.load(sys.stdin)["token"])')
-      echo "cycle-$round-$timeline-$i $token"
-    done >"$work/tokens"
+  declare -A pids=() ports=()
+  for timeline in on off; do
+    ports[$timeline]=$([ "$timeline" = on ] && echo "$PORT" || echo $((PORT + 1)))
+    PORT=${ports[$timeline]} start_server full "$timeline" "$work/$timeline"
+    pids[$timeline]=$server
+    servers="${servers:+$servers }$server"
+    # Sessions of their own each half: a cycle cut off by the end of a half leaves its alert
+    # presenting, which would hold back that session's next half.
+    for part in warm 1 2; do
+      for i in $(seq "$SESSIONS"); do
+        token=$(curl -s -X POST -H "Authorization: Bearer $ADMIN" "http://127.0.0.1:${ports[$timeline]}/v1/sessions/cycle-$round-$part-$i/token" \
+          | python3 -c 'import json,sys; print(json.load(sys.stdin)["token"])')
+        echo "cycle-$round-$part-$i $token"
+      done >"$work/tokens-$timeline-$part"
+    done
+    : >"$work/halves-$timeline"
+  done
+  for timeline in on off; do warm_wal "${ports[$timeline]}" "$work/$timeline" "$work/tokens-$timeline-warm"; done
+  order=$(timeline_order "$round")
+  read -r first second <<<"$order"
+  part_of=([0]=1 [1]=1 [2]=2 [3]=2)
+  step=0
+  for timeline in "$first" "$second" "$second" "$first"; do
+    server=${pids[$timeline]}
     before=$(cpu_ticks)
-    out=$("$work/cycle" 127.0.0.1 "$PORT" "${DURATION%s}" "$ADMIN" "$work/tokens")
+    out=$("$work/cycle" 127.0.0.1 "${ports[$timeline]}" "$half" "$ADMIN" "$work/tokens-$timeline-${part_of[$step]}")
     after=$(cpu_ticks)
-    stop_server
-    python3 - "$out" "$((after - before))" "${DURATION%s}" "$round, timeline $timeline" "$work/side-$timeline" <<'PY'
+    echo "round $round, timeline $timeline, half ${part_of[$step]}: $out"
+    echo "$out|$((after - before))" >>"$work/halves-$timeline"
+    step=$((step + 1))
+  done
+  for timeline in on off; do server=${pids[$timeline]}; stop_server; done
+  servers=
+  for timeline in on off; do
+    python3 - "$work/halves-$timeline" "$half" "$round, timeline $timeline" "$work/side-$timeline" <<'PY'
 import re, sys
-out, ticks, seconds, round, side = sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), sys.argv[4], sys.argv[5]
-rps = float(re.search(r"\(([0-9.]+) requests/s", out).group(1))
-cpu = ticks * 1e4 / (rps * seconds)
-print(f"round {round}: {out}; server CPU {cpu:.0f} us per request")
+halves, seconds, round, side = sys.argv[1], float(sys.argv[2]), sys.argv[3], sys.argv[4]
+requests = ticks = 0.0
+for line in open(halves):
+    out, used = line.rsplit("|", 1)
+    requests += float(re.search(r"\(([0-9.]+) requests/s", out).group(1)) * seconds
+    ticks += int(used)
+rps = requests / (2 * seconds)
+cpu = ticks * 1e4 / requests
+print(f"round {round}: {rps / 3:,.0f} cycles/s; server CPU {cpu:.0f} us per request")
 open(side, "w").write(f"{rps / 3} {cpu}\n")
 PY
   done

@@ -4,11 +4,11 @@ import GRDB
 import GRDBSQLite
 
 /// The `events` table: one row per `ItemEvent`, written in the transaction of the step that
-/// made it. `id` increases in commit order (one writer) and is never given twice, even once old
-/// rows are purged or erased, so it is the feed's cursor: the store gives it (`SequenceMemo`,
-/// from the largest id kept or `event_floor`, the largest ever deleted). `AUTOINCREMENT` did the
-/// same at the price of a `sqlite_sequence` row read and written by every insert: one more page
-/// in every commit.
+/// made it (at its end: `StagedEvents`). `id` increases in commit order (one writer) and is
+/// never given twice, even once old rows are purged or erased, so it is the feed's cursor: the
+/// store gives it (`SequenceMemo`, from the largest id kept or `event_floor`, the largest ever
+/// deleted). `AUTOINCREMENT` did the same at the price of a `sqlite_sequence` row read and
+/// written by every insert: one more page in every commit.
 enum EventRecord {
     static let schema = """
         CREATE TABLE events (
@@ -70,19 +70,6 @@ enum EventRecord {
     static func raiseFloor(in db: Database) throws {
         try db.execute(sql: "UPDATE event_floor SET floor = max(floor, coalesce((SELECT max(id) FROM events), 0))")
     }
-
-    static func insert(_ event: ItemEvent, id: Int64, in db: Database) throws {
-        try RawBinding.execute(insertSQL, in: db, bindsAll: true) { statement in
-            sqlite3_bind_int64(statement, 1, id)
-            RawBinding.text(event.session, to: statement, at: 2)
-            RawBinding.text(event.ticket, to: statement, at: 3)
-            RawBinding.text(event.kind.rawValue, to: statement, at: 4)
-            RawBinding.double(event.at.timeIntervalSince1970, to: statement, at: 5)
-            RawBinding.text(event.detail.isEmpty ? "{}" : event.detailJSON, to: statement, at: 6)
-        }
-    }
-
-    private static let insertSQL = "INSERT INTO events (id, session, ticket, type, at, detail) VALUES (?, ?, ?, ?, ?, ?)"
 
     /// The events of one item, oldest first.
     static func timeline(session: String, ticket: String, in db: Database) throws -> [StoredEvent] {

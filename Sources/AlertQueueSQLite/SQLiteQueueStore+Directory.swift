@@ -54,7 +54,7 @@ extension SQLiteQueueStore {
         let erased = try await write { db -> (Erasure, [String])? in
             guard let seen = try KnownSessionRecord.lastSeen(session: session, in: db), seen < cutoff.timeIntervalSince1970
             else { return nil }
-            return try Self.eraseRows(of: session, in: db)
+            return try self.eraseRows(of: session, in: db)
         }
         guard let (erasure, tickets) = erased else { return nil }
         forgetInMemory(session: session, tickets: tickets)

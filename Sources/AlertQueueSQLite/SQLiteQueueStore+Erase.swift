@@ -8,13 +8,15 @@ extension SQLiteQueueStore {
     /// at most the queue limit of live items plus its history, so one transaction holds the
     /// writer for that many rows.
     public func erase(session: String) async throws -> Erasure {
-        let (erasure, tickets) = try await write { db in try Self.eraseRows(of: session, in: db) }
+        let (erasure, tickets) = try await write { db in try self.eraseRows(of: session, in: db) }
         forgetInMemory(session: session, tickets: tickets)
         return erasure
     }
 
     /// The erase's statements, in the caller's write; the tickets erased.
-    static func eraseRows(of session: String, in db: Database) throws -> (Erasure, [String]) {
+    func eraseRows(of session: String, in db: Database) throws -> (Erasure, [String]) {
+        // The events earlier writes of this transaction staged are deleted too.
+        try batcher.transactionEnd.events.write(in: db)
         let tickets = try String.fetchAll(db, sql: "SELECT ticket FROM items WHERE session = ?", arguments: [session])
         try EventRecord.raiseFloor(in: db)
         // Through the items' lists of their events' ids (`EventRecord.idsInItems`).

@@ -12,6 +12,7 @@ extension SQLiteQueueStore {
     public func purge(finishedBefore cutoff: Date, after: PurgeCursor?, limit: Int) async throws -> PurgeBatch {
         let (batch, tickets) = try await write(background: true) { [vacuumPages] db -> (PurgeBatch, [String]) in
             let limit = max(1, limit)
+            try batcher.transactionEnd.events.write(in: db)  // (none staged: it runs alone)
             let rows = try Row.fetchAll(db.cachedStatement(sql: PurgeSQL.scan), arguments: [after?.sequence ?? Int64.min, limit])
             let line = cutoff.timeIntervalSince1970
             var (tickets, events, next) = ([String](), 0, rows.last.map { PurgeCursor(sequence: $0[5]) })

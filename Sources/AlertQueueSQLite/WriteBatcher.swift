@@ -289,13 +289,13 @@ final class WriteBatcher: Sendable {
                 try db.requireTransaction()
                 answers.append(try write.run(db, isolated))
             }
+            try transactionEnd.beforeCommit(db)
         }
         committed = true
     }
 }
 
-/// A continuation resumed at most once: a write timed out is answered then, and its own
-/// answer, should its transaction end later, goes nowhere.
+/// A continuation resumed at most once: a write timed out is answered then; its own answer, later, goes nowhere.
 private final class Once<T: Sendable>: Sendable {
     private let continuation: Locked<CheckedContinuation<T, any Error>?>
 
