@@ -11,8 +11,8 @@ import Foundation
 public struct ItemEvent: Sendable, Equatable {
     /// What happened to the item.
     public enum Kind: String, Sendable, Codable, CaseIterable {
-        /// Queued: `by` (`admin`, `session` or `chain`; a chain also names the ticket acked, `after`),
-        /// and `notBefore` for a scheduled item.
+        /// Queued: `by` (`admin`, `session`, `chain` or `campaign`; a chain also names the ticket
+        /// acked, `after`), `notBefore` for a scheduled item, `group` and `campaign` for a copy.
         case enqueued
         /// A duplicate enqueue brought the queued item up to date (`priority`, `lane`, `expiresAt`,
         /// `notBefore`).
@@ -83,6 +83,8 @@ public enum EnqueueOrigin: String, Sendable, Equatable, CaseIterable {
     case session
     /// An acked action of type `next`.
     case chain
+    /// A campaign's fan-out (`Campaign`).
+    case campaign
 }
 
 /// Who or what cancelled an item.

@@ -42,6 +42,8 @@ public struct NewItem: Sendable, Equatable {
     public var origin: EnqueueOrigin
     /// The group of copies it is one of (a user's devices reached once, see `QueueItem.group`).
     public var group: String?
+    /// The campaign it is a copy of (see `QueueItem.campaign`).
+    public var campaign: String?
 
     /// What an enqueue does to the live item that already has its dedupe key.
     public enum OnDuplicate: String, Sendable, Equatable, CaseIterable {
@@ -56,7 +58,7 @@ public struct NewItem: Sendable, Equatable {
     public init(
         session: String, content: QueueContent, priority: Int, lane: Lane, dedupeKey: String, ttl: Double? = nil,
         atHead: Bool = false, onDuplicate: OnDuplicate = .keep, origin: EnqueueOrigin = .admin, notBefore: NotBefore? = nil,
-        group: String? = nil
+        group: String? = nil, campaign: String? = nil
     ) {
         self.session = session
         self.content = content
@@ -69,6 +71,7 @@ public struct NewItem: Sendable, Equatable {
         self.origin = origin
         self.notBefore = notBefore
         self.group = group
+        self.campaign = campaign
     }
 }
 
@@ -102,11 +105,13 @@ public struct QueueItem: Sendable, Equatable {
     /// sessions, any of which may present it until one is answered; the first ack takes the
     /// others back (`QueuePolicy.withdraw`). Nil for an item on its own.
     public var group: String?
+    /// The campaign this item is a copy of (`Campaign`): one per session, recalled with it.
+    public var campaign: String?
 
     public init(
         ticket: String, session: String, content: QueueContent, priority: Int, lane: Lane, dedupeKey: String,
         state: ItemState, sequence: Int64, enqueuedAt: Date, expiresAt: Date?, deliveries: Int, leaseUntil: Date?,
-        atHead: Bool, input: String? = nil, notBefore: Date? = nil, group: String? = nil
+        atHead: Bool, input: String? = nil, notBefore: Date? = nil, group: String? = nil, campaign: String? = nil
     ) {
         self.ticket = ticket
         self.session = session
@@ -124,6 +129,7 @@ public struct QueueItem: Sendable, Equatable {
         self.input = input
         self.notBefore = notBefore
         self.group = group
+        self.campaign = campaign
     }
 }
 

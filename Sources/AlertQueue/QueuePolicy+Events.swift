@@ -54,6 +54,8 @@ extension QueuePolicy {
     static func enqueuedDetail(_ item: QueueItem, origin: EnqueueOrigin) -> [String: ParameterValue] {
         var detail: [String: ParameterValue] = ["by": .string(origin.rawValue)]
         if let notBefore = item.notBefore { detail["notBefore"] = .string(ItemEvent.timeText(notBefore)) }
+        if let campaign = item.campaign { detail["campaign"] = .string(campaign) }
+        if let group = item.group { detail["group"] = .string(group) }
         return detail
     }
 }

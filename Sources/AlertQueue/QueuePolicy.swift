@@ -110,7 +110,7 @@ public struct QueuePolicy: Sendable, Equatable {
             ticket: ticket, session: new.session, content: new.content, priority: new.priority, lane: new.lane,
             dedupeKey: new.dedupeKey, state: .queued, sequence: sequence, enqueuedAt: now,
             expiresAt: new.ttl.map { deliverableAt.addingTimeInterval($0) }, deliveries: 0, leaseUntil: nil,
-            atHead: new.atHead, notBefore: notBefore, group: new.group)
+            atHead: new.atHead, notBefore: notBefore, group: new.group, campaign: new.campaign)
     }
 
     /// Whether a queued `item` may be delivered at `now`: not scheduled for later.

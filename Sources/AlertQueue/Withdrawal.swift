@@ -58,6 +58,8 @@ extension QueuePolicy {
 public enum RecallScope: Sendable, Equatable {
     /// Items of this catalog alert (`catalog/type`).
     case alert(String)
+    /// Copies of this campaign.
+    case campaign(String)
 }
 
 /// What a recall did: queued items cancelled, presenting ones withdrawn (their devices owed a

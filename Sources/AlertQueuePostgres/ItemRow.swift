@@ -21,14 +21,14 @@ enum ItemRow {
 
     static let columns = columns()
 
-    /// `columns`, then `input`, `not_before` and `group_id`: for `item(from:withInput: true)`, the
+    /// `columns`, then `input`, `not_before`, `group_id` and `campaign_id`: for `item(from:withInput: true)`, the
     /// reads of an item, a listing, a history page and a snapshot. (The window functions return
     /// none of them: no step but a refresh changes the schedule, and a refresh writes it from the
     /// enqueue; none changes the group.)
-    static let columnsWithInput = columns + ", input, not_before, group_id"
+    static let columnsWithInput = columns + ", input, not_before, group_id, campaign_id"
 
-    /// `columns`, then `not_before` and `group_id`: for `item(from:withSchedule: true)`.
-    static let columnsWithSchedule = columns + ", not_before, group_id"
+    /// `columns`, then `not_before`, `group_id` and `campaign_id`: for `item(from:withSchedule: true)`.
+    static let columnsWithSchedule = columns + ", not_before, group_id, campaign_id"
 
     /// The item of `row`; its content from `contents`, by its text, when kept there (by text, not
     /// by ticket: another instance may refresh the item's content).
@@ -49,6 +49,7 @@ enum ItemRow {
         let input = withInput ? try cells.optionalString() : nil
         let notBefore = withInput || withSchedule ? try cells.optionalDouble() : nil
         let group = withInput || withSchedule ? try cells.optionalString() : nil
+        let campaign = withInput || withSchedule ? try cells.optionalString() : nil
         guard let lane = Lane(rawValue: lane), let state = ItemState(rawValue: state) else {
             throw PostgresStoreError.unreadableRow("item \(ticket) has lane \(lane) and state \(state)")
         }
@@ -57,7 +58,7 @@ enum ItemRow {
             lane: lane, dedupeKey: dedupeKey, state: state, sequence: Int64(sequence),
             enqueuedAt: Date(timeIntervalSince1970: enqueuedAt), expiresAt: expiresAt.map(Date.init(timeIntervalSince1970:)),
             deliveries: deliveries, leaseUntil: leaseUntil.map(Date.init(timeIntervalSince1970:)), atHead: atHead, input: input,
-            notBefore: notBefore.map(Date.init(timeIntervalSince1970:)), group: group)
+            notBefore: notBefore.map(Date.init(timeIntervalSince1970:)), group: group, campaign: campaign)
     }
 
     static func items(from rows: PostgresRowSequence, contents: ContentCache, withInput: Bool = false) async throws -> [QueueItem] {
@@ -68,12 +69,12 @@ enum ItemRow {
         let content = try contents.json(item.content)
         return """
             INSERT INTO alertd.items (ticket, session, content, priority, lane, dedupe_key, state, sequence, \
-            enqueued_at, expires_at, deliveries, lease_until, at_head, not_before, group_id)
+            enqueued_at, expires_at, deliveries, lease_until, at_head, not_before, group_id, campaign_id)
             VALUES (\(item.ticket), \(item.session), \(content)::jsonb, \(item.priority), \(item.lane.rawValue), \
             \(item.dedupeKey), \(item.state.rawValue), \(item.sequence), \(item.enqueuedAt.timeIntervalSince1970), \
             \(item.expiresAt?.timeIntervalSince1970)::float8, \(item.deliveries), \
             \(item.leaseUntil?.timeIntervalSince1970)::float8, \(item.atHead), \(item.notBefore?.timeIntervalSince1970)::float8, \
-            \(item.group))
+            \(item.group), \(item.campaign))
             """
     }
 

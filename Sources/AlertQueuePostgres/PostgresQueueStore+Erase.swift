@@ -30,6 +30,7 @@ extension PostgresQueueStore {
         try await connection.query("DELETE FROM alertd.sessions WHERE session = \(session)", logger: logger)
         try await connection.query("DELETE FROM alertd.session_topics WHERE session = \(session)", logger: logger)
         try await connection.query("DELETE FROM alertd.sessions_known WHERE session = \(session)", logger: logger)
+        try await connection.query("DELETE FROM alertd.campaign_sessions WHERE session = \(session)", logger: logger)
         return Erasure(items: items, events: events)
     }
 

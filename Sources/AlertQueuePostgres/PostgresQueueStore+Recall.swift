@@ -9,7 +9,11 @@ extension PostgresQueueStore {
     static let recallBatch = 2000
 
     public func recall(_ scope: RecallScope, now: Date) async throws -> Recall {
-        guard case .alert(let alert) = scope else { return Recall() }
+        let (alert, campaign): (String?, String?) =
+            switch scope {
+            case .alert(let alert): (alert, nil)
+            case .campaign(let campaign): (nil, campaign)
+            }
         let caller: Double? = if case .caller = options.clock { now.timeIntervalSince1970 } else { nil }
         var total = Recall()
         while true {
@@ -20,7 +24,8 @@ extension PostgresQueueStore {
                     picked AS (
                         SELECT i.ticket, i.session, i.state FROM alertd.items AS i, n
                         WHERE i.state IN ('queued', 'presenting') AND (i.state = 'presenting' OR i.expires_at IS NULL OR i.expires_at > n.at)
-                            AND i.content->>'alert' = \(alert)
+                            AND (\(alert)::text IS NULL OR i.content->>'alert' = \(alert))
+                            AND (\(campaign)::text IS NULL OR (i.campaign_id = \(campaign) AND i.campaign_id IS NOT NULL))
                         LIMIT \(Self.recallBatch) FOR UPDATE OF i),
                     taken AS (
                         UPDATE alertd.items AS i SET state = 'cancelled', lease_until = NULL FROM picked AS p

@@ -146,6 +146,8 @@ extension PostgresQueueStore {
                 """,
                 "CREATE INDEX session_topics_session ON alertd.session_topics (session)",
             ]),
+        // Campaigns: their rows, their explicit audiences, and each copy's campaign.
+        Migration(name: "campaigns", statements: campaignsSchema),
     ]
 
     /// `alertd.lock_session(session, with_sequence, states, ticket)`: a write's first round trip.

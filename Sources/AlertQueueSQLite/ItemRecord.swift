@@ -24,11 +24,12 @@ struct ItemRecord: Sendable, Equatable {
     var atHead: Bool
     var notBefore: Double?
     var group: String?
+    var campaign: String?
 
     init(
         ticket: String, session: String, content: String, priority: Int, lane: String, dedupeKey: String,
         state: String, sequence: Int64, enqueuedAt: Double, expiresAt: Double?, deliveries: Int,
-        leaseUntil: Double?, atHead: Bool, notBefore: Double? = nil, group: String? = nil
+        leaseUntil: Double?, atHead: Bool, notBefore: Double? = nil, group: String? = nil, campaign: String? = nil
     ) {
         self.ticket = ticket
         self.session = session
@@ -45,12 +46,13 @@ struct ItemRecord: Sendable, Equatable {
         self.atHead = atHead
         self.notBefore = notBefore
         self.group = group
+        self.campaign = campaign
     }
 
     /// The columns in the order `ItemRecordCursor` reads them by position.
     static let selection = """
         ticket, session, content, priority, lane, dedupe_key, state, sequence, enqueued_at, expires_at, \
-        deliveries, lease_until, at_head, input, not_before, group_id
+        deliveries, lease_until, at_head, input, not_before, group_id, campaign_id
         """
 }
 
@@ -62,7 +64,7 @@ extension ItemRecord {
             sequence: item.sequence, enqueuedAt: item.enqueuedAt.timeIntervalSince1970,
             expiresAt: item.expiresAt?.timeIntervalSince1970, deliveries: item.deliveries,
             leaseUntil: item.leaseUntil?.timeIntervalSince1970, atHead: item.atHead,
-            notBefore: item.notBefore?.timeIntervalSince1970, group: item.group)
+            notBefore: item.notBefore?.timeIntervalSince1970, group: item.group, campaign: item.campaign)
     }
 
     /// Which of a session's items a step reads.
@@ -187,14 +189,16 @@ extension ItemRecord {
             RawBinding.double(notBefore, to: statement, at: 14)
             RawBinding.text(events, to: statement, at: 15)
             if let group { RawBinding.text(group, to: statement, at: 16) } else { sqlite3_bind_null(statement, 16) }
+            if let campaign { RawBinding.text(campaign, to: statement, at: 17) } else { sqlite3_bind_null(statement, 17) }
         }
     }
 
     /// `events`: the ids of its events so far (",12,57"; see `EventRecord.idsInItems`).
     static let insertSQL = """
         INSERT INTO items (ticket, session, content, priority, lane, dedupe_key, state, sequence,
-                           enqueued_at, expires_at, deliveries, lease_until, at_head, not_before, events, group_id)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                           enqueued_at, expires_at, deliveries, lease_until, at_head, not_before, events, group_id,
+                           campaign_id)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
 
     /// Writes what a step may change in an item it loaded: its state, deliveries and lease, and
@@ -280,7 +284,7 @@ extension ItemRecord {
             leaseUntil: Double.fromStatement(row, atUncheckedIndex: 11).map(Date.init(timeIntervalSince1970:)),
             atHead: try column(row, 12), input: String.fromStatement(row, atUncheckedIndex: 13),
             notBefore: Double.fromStatement(row, atUncheckedIndex: 14).map(Date.init(timeIntervalSince1970:)),
-            group: String.fromStatement(row, atUncheckedIndex: 15))
+            group: String.fromStatement(row, atUncheckedIndex: 15), campaign: String.fromStatement(row, atUncheckedIndex: 16))
     }
 
     /// The value of a NOT NULL column.

@@ -3,7 +3,8 @@ import GRDB
 
 extension SQLiteQueueStore {
     /// One write: the session's events, items (the `live_counts` triggers take each live one
-    /// out of its count), hold, withdrawals, any count left, and its registry row and topics.
+    /// out of its count), hold, withdrawals, any count left, its registry row and topics, and its
+    /// place in campaigns' lists of sessions.
     /// Every table keyed by session is here; `probe` and the migrations hold none. A session is
     /// at most the queue limit of live items plus its history, so one transaction holds the
     /// writer for that many rows.
@@ -30,6 +31,7 @@ extension SQLiteQueueStore {
         try WithdrawalRecord.forget(session: session, in: db)
         try db.execute(sql: "DELETE FROM live_counts WHERE session = ?", arguments: [session])
         try KnownSessionRecord.delete(session: session, in: db)
+        try db.execute(sql: "DELETE FROM campaign_sessions WHERE session = ?", arguments: [session])
         return (Erasure(items: items, events: events), tickets)
     }
 

@@ -23,18 +23,22 @@ extension SQLiteQueueStore {
     /// (the live items only, however long the history), each as `QueuePolicy.withdraw` would:
     /// one event, the row cancelled with its event id listed, a withdraw owed for a presenting one.
     private func recallBatch(_ scope: RecallScope, now: Date, in db: Database) throws -> (Recall, picked: Int) {
-        guard case .alert(let alert) = scope else { return (Recall(), 0) }
-        var picked: [(ticket: String, session: String, presenting: Bool)] = []
-        try RawBinding.query(RecallSQL.pickByAlert, in: db) { statement in
+        let (sql, key) =
+            switch scope {
+            case .alert(let alert): (RecallSQL.pickByAlert, alert)
+            case .campaign(let campaign): (RecallSQL.pickByCampaign, campaign)
+            }
+        var picked: [(ticket: String, session: String, presenting: Bool, alert: String?)] = []
+        try RawBinding.query(sql, in: db) { statement in
             sqlite3_bind_double(statement, 1, now.timeIntervalSince1970)
-            RawBinding.text(alert, to: statement, at: 2)
+            RawBinding.text(key, to: statement, at: 2)
             sqlite3_bind_int64(statement, 3, Int64(Self.recallBatch))
         } row: { row in
             guard let ticket = String.fromStatement(row, atUncheckedIndex: 0),
                 let session = String.fromStatement(row, atUncheckedIndex: 1),
                 let state = String.fromStatement(row, atUncheckedIndex: 2)
             else { return }
-            picked.append((ticket, session, state == ItemState.presenting.rawValue))
+            picked.append((ticket, session, state == ItemState.presenting.rawValue, String.fromStatement(row, atUncheckedIndex: 3)))
         }
         var recall = Recall()
         var written: [RecentOutcomes.Event] = []
@@ -46,8 +50,8 @@ extension SQLiteQueueStore {
             var listed = ""
             if policy.settings.recordsEvents {
                 let id = try eventIDs.next(in: db)
-                try EventRecord.insert(event, id: id, in: db)
-                written.append(RecentOutcomes.event(event, id: id, alert: alert))
+                batcher.transactionEnd.events.stage(event, id: id)
+                written.append(RecentOutcomes.event(event, id: id, alert: item.alert))
                 listed = ",\(id)"
             }
             try RawBinding.execute(RecallSQL.cancel, in: db, bindsAll: true) { statement in
@@ -73,9 +77,17 @@ enum RecallSQL {
     /// `?3`. Its WHERE starts with `items_census_live`'s, word for word, so the partial index
     /// (live items only) is what is read.
     static let pickByAlert = """
-        SELECT ticket, session, state FROM items INDEXED BY items_census_live
+        SELECT ticket, session, state, ?2 FROM items INDEXED BY items_census_live
         WHERE state IN ('queued', 'presenting') AND (state = 'presenting' OR expires_at IS NULL OR expires_at > ?1)
             AND json_extract(content, '$.alert') = ?2
+        LIMIT ?3
+        """
+
+    /// Live copies of a campaign (`?2`), as `pickByAlert`, through `items_campaign_live`.
+    static let pickByCampaign = """
+        SELECT ticket, session, state, json_extract(content, '$.alert') FROM items INDEXED BY items_campaign_live
+        WHERE campaign_id = ?2 AND campaign_id NOTNULL AND state IN ('queued', 'presenting')
+            AND (state = 'presenting' OR expires_at IS NULL OR expires_at > ?1)
         LIMIT ?3
         """
 

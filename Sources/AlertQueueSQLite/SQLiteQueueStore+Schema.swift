@@ -176,6 +176,12 @@ extension SQLiteQueueStore {
             try db.execute(sql: KnownSessionRecord.schema)
         }
 
+        // Campaigns: their rows, their explicit audiences, and each copy's campaign (see
+        // `CampaignRecord`).
+        migrator.registerMigration("campaigns") { db in
+            try db.execute(sql: CampaignRecord.schema)
+        }
+
         return migrator
     }
 }

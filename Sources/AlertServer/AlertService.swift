@@ -19,6 +19,8 @@ public struct AlertService: HTTPHandler {
     public let catalogs: CurrentCatalogs
     /// The daily outcome counters' roll-up: `run()` it for the server's life.
     public let outcomes: OutcomeRollUps
+    /// Fans out the campaigns, when the store keeps them: run it for the server's life.
+    public let campaigns: CampaignRunner?
     /// Handlers' outcomes made responses, problems logged (see `Answering`).
     private let answering: Answering
 
@@ -57,6 +59,13 @@ public struct AlertService: HTTPHandler {
         let outcomes = OutcomeRollUps(store: queue.store, metrics: metrics, logger: logger)
         OutcomeHandlers(catalogs: catalogs, rollUps: outcomes, access: queue.access, clock: queue.clock).register(in: &router)
         RecallHandlers(catalogs: catalogs, queue: queue).register(in: &router)
+        UserQueueHandlers(catalogs: catalogs, queue: queue, metrics: metrics).register(in: &router)
+        var campaigns: CampaignRunner?
+        if let store = queue.store as? any CampaignStore {
+            let runner = CampaignRunner(store: store, polls: queue.polls, clock: queue.clock, logger: logger)
+            CampaignHandlers(catalogs: catalogs, queue: queue, store: store, runner: runner).register(in: &router)
+            campaigns = runner
+        }
         // `/metrics` last: the request table is made for every route, its own included.
         let requests = RequestMetrics(routes: router.routes.map { .init(method: $0.method, pattern: $0.pattern) } + [.init(method: "GET", pattern: "/metrics")])
         MetricsHandlers(metrics: metrics, requests: requests, queue: queue).register(in: &router)
@@ -69,6 +78,7 @@ public struct AlertService: HTTPHandler {
         self.catalogs = catalogs
         self.answering = Answering(metrics: metrics, logger: logger)
         self.outcomes = outcomes
+        self.campaigns = campaigns
     }
 
     /// What the server should tell of every finished request: it counts it for `/metrics` and

@@ -251,6 +251,7 @@ struct Serve: ParsableCommand {
                 logger.warning("last-seen times not written at stop", metadata: ["error": "\(error)"])
             }
         }
+        if let campaigns = service.campaigns { opened.run { await campaigns.run() } }
         opened.keepHistory(
             HistoryRetention(
                 store: opened.store, clock: clock, retention: TimeInterval(retentionPeriod.seconds),

@@ -65,13 +65,17 @@ struct PostgresLiveCountsTests {
         _ = try await store.pool.query("DELETE FROM alertd.items WHERE session = 's0' AND sequence % 2 = 0")
         // and a session erased, registered with a user and topics
         _ = try await store.register(session: "s2", user: "u", topics: ["t"], now: at(42))
+        try await store.createCampaign(Campaign(id: "c", template: alert("app/c", in: ""), audience: .sessions(["s2", "s3"]), createdAt: at(42)))
         #expect(try await store.erase(session: "s2").items > 0)
         // Then
         #expect(try await differences(store) == 0)
         #expect(try await store.pool.query("SELECT 1 FROM alertd.live_counts WHERE n <= 0").isEmpty)
         #expect(
             try await rowsOf("s2", in: store)
-                == ["events": 0, "items": 0, "live_counts": 0, "sessions": 0, "sessions_known": 0, "session_topics": 0, "withdrawals": 0])
+                == [
+                    "events": 0, "items": 0, "live_counts": 0, "sessions": 0, "sessions_known": 0, "session_topics": 0, "withdrawals": 0,
+                    "campaign_sessions": 0,
+                ])
     }
 
     /// The rows of `session` in each table of the schema that has a `session` column.

@@ -177,7 +177,9 @@ extension QueueStoreContract {
     func recallInBatches(_ factory: StoreFactory) async throws {
         try await factory.withStore { store in
             let sessions = (0..<1_234).map { "s\($0)" }
-            _ = try await store.enqueue(copies: sessions.map { alert("app/promo", in: $0) }, now: t0)
+            for start in stride(from: 0, to: sessions.count, by: 100) {
+                _ = try await store.enqueue(copies: sessions[start..<min(start + 100, sessions.count)].map { alert("app/promo", in: $0) }, now: t0)
+            }
             let recall = try await store.recall(.alert("app/promo"), now: at(1))
             #expect(recall.cancelled == sessions.count)
             #expect(try await store.census(now: at(1)) == QueueCensus())

@@ -123,7 +123,7 @@ struct SQLiteSchemaTests {
         }
         #expect(
             indexes == [
-                "items_census_live", "items_group_live", "items_live_dedupe", "items_presenting", "items_queued_chains",
+                "items_campaign", "items_campaign_live", "items_census_live", "items_group_live", "items_live_dedupe", "items_presenting", "items_queued_chains",
                 "items_queued_expiry",
                 "items_queued_order", "items_queued_scheduled", "items_session_dead", "items_session_finished",
             ])

@@ -62,10 +62,20 @@ struct EnqueueRequest {
     /// `SpecLimits.encodedSpec` as sent (before it is read), 422 with every problem. `now` bounds
     /// how far ahead `notBefore` may lie.
     static func item(session: String, body: [UInt8], alerts: RenderedAlerts, now: Date) throws -> NewItem {
+        try item(session: session, body: body, alerts: alerts, now: now, extraMembers: []) { _, _ in }
+    }
+
+    /// `item`, for a body that has `extraMembers` too (a user's `reach`, a campaign's
+    /// `audience`), which `readExtra` reads, its problems reported with the others.
+    static func item(
+        session: String, body: [UInt8], alerts: RenderedAlerts, now: Date, extraMembers: Set<String>,
+        readExtra: (_ object: [String: JSON], _ issues: inout [SpecIssue]) -> Void
+    ) throws -> NewItem {
         let (object, spans) = try JSONBody.objectAndSpans(body)
         if let span = spans["spec"], let issue = SpecLimits.sizeIssue(span.count, at: "/spec") { throw APIError.specTooLarge(issue) }
         // A member given as null is read as left out (`JSONBody`), so is a parameter.
-        var issues = JSONBody.unknownMembers(of: object, among: members)
+        var issues = JSONBody.unknownMembers(of: object, among: members.union(extraMembers))
+        readExtra(object, &issues)
         let fields = Body(object, issues: &issues)
         let notBefore = NotBeforeField.read(object, now: now, issues: &issues)
 

@@ -116,6 +116,9 @@ public final class LongPolls: Sendable {
     /// Waiters registered now.
     public var count: Int { state.withLock { $0.count } }
 
+    /// The sessions with a poll waiting now (a campaign serves them first).
+    public var waitingSessions: [String] { state.withLock { Array($0.waiters.keys) } }
+
     public var isClosed: Bool { state.withLock { $0.closed } }
 
     /// Changes whenever `session` is notified.

@@ -23,6 +23,7 @@ public struct APIError: Error, Sendable, ResponseGenerator, CustomStringConverti
         case queue(QueueError)
         case busy(String)
         case noCatalogFolder(String)
+        case conflict(code: String, String)
         case invalidCatalogs(String, errors: [CatalogProblem], warnings: [CatalogProblem])
         case `internal`
     }
@@ -56,6 +57,8 @@ public struct APIError: Error, Sendable, ResponseGenerator, CustomStringConverti
     public static func busy(_ detail: String) -> Self { .init(reason: .busy(detail)) }
     /// A catalog reload asked of a server that reads no catalog folder (409).
     public static func noCatalogFolder(_ detail: String) -> Self { .init(reason: .noCatalogFolder(detail)) }
+    /// A request that clashes with what is stored (409), such as a campaign id taken already.
+    public static func conflict(code: String, _ detail: String) -> Self { .init(reason: .conflict(code: code, detail)) }
     /// A catalog reload that found problems in the files (422, every one listed).
     public static func invalidCatalogs(_ detail: String, errors: [CatalogProblem], warnings: [CatalogProblem]) -> Self {
         .init(reason: .invalidCatalogs(detail, errors: errors, warnings: warnings))
@@ -85,7 +88,7 @@ public struct APIError: Error, Sendable, ResponseGenerator, CustomStringConverti
         case .methodNotAllowed: 405
         case .badRequest, .invalidCursor, .parameter, .malformedJSON: 400
         case .invalidSpec, .invalidRequest, .invalidCatalogs: 422
-        case .noCatalogFolder: 409
+        case .noCatalogFolder, .conflict: 409
         case .specTooLarge: 413
         case .refused(let failure): failure.status
         case .unauthorized: 401
@@ -128,6 +131,7 @@ public struct APIError: Error, Sendable, ResponseGenerator, CustomStringConverti
         case .queue(let error): error.code
         case .busy: "busy"
         case .noCatalogFolder: "no-catalog-folder"
+        case .conflict(let code, _): code
         case .invalidCatalogs: "invalid-catalogs"
         case .internal: "internal"
         }
@@ -157,6 +161,7 @@ public struct APIError: Error, Sendable, ResponseGenerator, CustomStringConverti
             }
         case .busy: "Busy"
         case .noCatalogFolder: "No catalog folder"
+        case .conflict: "Conflict"
         case .invalidCatalogs: "Invalid catalogs"
         case .internal: "Internal error"
         }
@@ -176,7 +181,7 @@ public struct APIError: Error, Sendable, ResponseGenerator, CustomStringConverti
         case .parameter(let error): error.description
         case .refused(let failure): failure.detail
         case .unauthorized(let detail), .forbidden(let detail), .unsupportedMediaType(let detail), .busy(let detail),
-            .noCatalogFolder(let detail), .invalidCatalogs(let detail, _, _): detail
+            .noCatalogFolder(let detail), .invalidCatalogs(let detail, _, _), .conflict(_, let detail): detail
         case .queue(let error): error.description
         case .internal: "The server could not answer this request. It has been logged."
         }

@@ -1,0 +1,130 @@
+import AlertQueue
+import Foundation
+import GRDB
+
+// Campaigns on SQLite: rows in `campaigns`, the fan-out a batch per write (see `CampaignRecord`).
+
+extension SQLiteQueueStore: CampaignStore {
+    public func createCampaign(_ campaign: Campaign) async throws {
+        do {
+            try await write { db in try CampaignRecord.insert(campaign, in: db) }
+        } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_PRIMARYKEY {
+            throw CampaignError.exists(campaign.id)
+        }
+    }
+
+    public func campaign(id: String) async throws -> Campaign? {
+        try await writer.read { db in try CampaignRecord.fetch(id, in: db)?.0 }
+    }
+
+    public func campaigns(before: String?, limit: Int) async throws -> [Campaign] {
+        try await writer.read { db in
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT \(CampaignRecord.columns) FROM campaigns
+                    WHERE ?1 IS NULL OR (created_at, id) < (SELECT created_at, id FROM campaigns WHERE id = ?1)
+                    ORDER BY created_at DESC, id DESC LIMIT ?2
+                    """, arguments: [before, limit])
+            return try rows.map { try CampaignRecord.campaign($0).0 }
+        }
+    }
+
+    public func runningCampaigns() async throws -> [String] {
+        try await writer.read { db in try String.fetchAll(db, sql: "SELECT id FROM campaigns WHERE state = 'running' ORDER BY id") }
+    }
+
+    public func fanOut(campaign id: String, first: [String], limit: Int, now: Date) async throws -> FanOut {
+        let tickets = (0..<(first.count + limit)).map { _ in QueueTicket.make(at: now) }
+        return try await write { db in
+            guard let (campaign, cursor) = try CampaignRecord.fetch(id, in: db), campaign.state == .running else {
+                return FanOut(finished: true)
+            }
+            let audience = AudienceSQL(campaign: campaign, db: db)
+            var targets: [String] = []
+            var chosen: Set<String> = []
+            for session in first where targets.count < limit && !chosen.contains(session) {
+                guard try audience.contains(session), try !CampaignRecord.hasCopy(campaign: id, session: session, in: db) else { continue }
+                targets.append(session)
+                chosen.insert(session)
+            }
+            let wanted = limit - targets.count
+            let (page, next) = wanted > 0 ? try audience.page(after: cursor, limit: wanted) : ([], cursor)
+            for session in page where !chosen.contains(session) {
+                guard try !CampaignRecord.hasCopy(campaign: id, session: session, in: db) else { continue }
+                targets.append(session)
+                chosen.insert(session)
+            }
+            var batch = FanOut(finished: wanted > 0 && page.count < wanted)
+            for (session, ticket) in zip(targets, tickets) {
+                do {
+                    let queued = try self.enqueue(campaign.copy(for: session), ticket: ticket, now: now, in: db, seeingLiveItems: true, delivering: false)
+                    if queued.enqueued.created { batch.queued.append(session) } else { batch.duplicates += 1 }
+                } catch let error as QueueError where error.kind == .queueFull {
+                    batch.refused += 1
+                }
+            }
+            try db.execute(
+                sql: """
+                    UPDATE campaigns SET cursor = ?2, targeted = targeted + ?3, queued = queued + ?4, duplicates = duplicates + ?5,
+                        refused = refused + ?6,
+                        state = CASE WHEN ?7 THEN 'done' ELSE state END, finished_at = CASE WHEN ?7 THEN ?8 ELSE finished_at END
+                    WHERE id = ?1
+                    """,
+                arguments: [id, next, targets.count, batch.queued.count, batch.duplicates, batch.refused, batch.finished, now.timeIntervalSince1970])
+            return batch
+        }
+    }
+
+    public func progress(campaign id: String) async throws -> CampaignProgress? {
+        try await writer.read { db in
+            guard try CampaignRecord.fetch(id, in: db) != nil else { return nil }
+            var progress = CampaignProgress()
+            let states = try Row.fetchAll(
+                db, sql: "SELECT state, deliveries > 0, count(*) FROM items WHERE campaign_id = ? GROUP BY 1, 2", arguments: [id])
+            for row in states {
+                let (state, delivered, count): (String, Bool, Int) = (row[0], row[1], row[2])
+                if delivered { progress.delivered += count }
+                switch ItemState(rawValue: state) {
+                case .queued: progress.queued += count
+                case .presenting: progress.presenting += count
+                case .expired: progress.expired += count
+                case .dead: progress.dead += count
+                case .cancelled: progress.cancelled += count
+                case .done, nil: break
+                }
+            }
+            // Answers by action, and withdrawals, from the copies' timelines.
+            let events = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT e.type, coalesce(json_extract(e.detail, '$.action'), ''), count(*)
+                    FROM items i, \(EventRecord.idArray("i.events")) j, events e
+                    WHERE i.campaign_id = ? AND e.id = j.value AND e.type IN ('acknowledged', 'withdrawn')
+                    GROUP BY 1, 2
+                    """, arguments: [id])
+            for row in events {
+                let (type, action, count): (String, String, Int) = (row[0], row[1], row[2])
+                if type == ItemEvent.Kind.withdrawn.rawValue {
+                    progress.withdrawn += count
+                    progress.cancelled -= count
+                } else {
+                    progress.answered += count
+                    progress.actions[action, default: 0] += count
+                }
+            }
+            return progress
+        }
+    }
+
+    public func recall(campaign id: String, now: Date) async throws -> Recall? {
+        let known = try await write { db -> Bool in
+            try db.execute(
+                sql: "UPDATE campaigns SET state = 'recalled', finished_at = coalesce(finished_at, ?2) WHERE id = ?1",
+                arguments: [id, now.timeIntervalSince1970])
+            return db.changesCount > 0
+        }
+        guard known else { return nil }
+        return try await recall(.campaign(id), now: now)
+    }
+}
