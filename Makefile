@@ -25,7 +25,7 @@ VENV := .build/venv
 VENV_PACKAGES := 'jsonschema>=4.18' 'pyyaml>=6' 'schemathesis>=4.32.5,<4.33' 'openapi-spec-validator>=0.7,<0.10'
 ALERTD_TEST_PYTHON ?= $(CURDIR)/$(VENV)/bin/python
 
-.PHONY: run test test-sanitizers test-asan test-tsan build release deps test-deps test-venv bench bench-deps bench-connections bench-hostile-specs bench-queue bench-instructions bench-postgres-deps bench-postgres bench-postgres-statements clean
+.PHONY: run test test-sanitizers test-asan test-tsan build release deps test-deps test-venv bench bench-deps bench-connections bench-hostile-specs bench-queue bench-instructions bench-postgres-deps bench-postgres bench-postgres-statements bench-campaigns clean
 
 # Installs the Debian packages named in $(1) that are missing (one apt-get update, only if needed).
 define apt_install
@@ -140,6 +140,11 @@ bench-postgres-deps:
 
 bench-postgres: bench-postgres-deps release
 	scripts/bench-postgres.sh
+
+# Campaigns on SQLite (fan-out rate, polls woken, live traffic beside, recall) and on a throwaway
+# PostgreSQL cluster (fan-out against pgbench, withdraws across two instances).
+bench-campaigns: bench-postgres-deps release
+	scripts/bench-campaigns.sh
 
 # The same kind of cluster with pg_stat_statements: each statement's planning and execution time
 # per batch of enqueues.

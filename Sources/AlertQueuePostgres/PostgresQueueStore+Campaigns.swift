@@ -102,9 +102,8 @@ extension PostgresQueueStore: CampaignStore {
         }
     }
 
-    /// Each copy is an enqueue's few round trips in the batch's transaction: 200 keep it well
-    /// within the request timeout.
-    public var fanOutBatch: Int { 200 }
+    /// One batch, one transaction of a few round trips whatever its size (`insertCopies`).
+    public var fanOutBatch: Int { 500 }
 
     public func runningCampaigns() async throws -> [String] {
         try await perform { connection in
@@ -136,12 +135,12 @@ extension PostgresQueueStore: CampaignStore {
                     targets.append(session)
                 }
                 var batch = FanOut(finished: wanted > 0 && page.count < wanted)
-                for session in targets {
-                    do {
-                        let (queued, _) = try await self.enqueueStep(campaign.copy(for: session), now: now, on: connection)
-                        if queued.created { batch.queued.append(session) } else { batch.duplicates += 1 }
-                    } catch let error as QueueError where error.kind == .queueFull {
-                        batch.refused += 1
+                let results = try await self.insertCopies(targets.map(campaign.copy), now: now, on: connection)
+                for (session, result) in zip(targets, results) {
+                    switch result {
+                    case .success(let queued) where queued.created: batch.queued.append(session)
+                    case .success: batch.duplicates += 1
+                    case .failure: batch.refused += 1
                     }
                 }
                 try await connection.query(

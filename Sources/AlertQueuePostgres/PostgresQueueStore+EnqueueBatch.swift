@@ -206,7 +206,7 @@ extension PostgresQueueStore {
     /// The policy applied to each enqueue in turn, at `sequences` (one per write) and under
     /// `tickets` when given, on the items `sessionItems` gives for each session, told which items
     /// will be queued there and the index of the write of each.
-    private func decide(
+    func decide(
         _ writes: [(item: NewItem, now: Date)], databaseNow: Double, sequences: [Int64], tickets: [String]? = nil,
         sessionItems: (_ session: String, _ positioned: [(item: QueueItem, request: Int)]) -> SessionItems
     ) throws -> (outcomes: [Result<EnqueueResult, any Error>], all: [SessionItems]) {

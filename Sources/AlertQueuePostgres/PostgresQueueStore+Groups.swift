@@ -62,28 +62,15 @@ extension PostgresQueueStore {
         $$
         """
 
-    /// Each copy as `enqueue` queues it, in one transaction, sessions in order (so two such
-    /// transactions lock their sessions in the same order): a copy whose session's queue is
-    /// full is refused alone, the others are queued.
+    /// Each copy as `enqueue` queues it, in one transaction (`insertCopies`): a copy whose
+    /// session's queue is full is refused alone, the others are queued.
     public func enqueue(copies: [NewItem], now: Date) async throws -> [Result<EnqueueResult, QueueError>] {
-        let order = copies.indices.sorted { copies[$0].session < copies[$1].session }
-        let (results, sessions) = try await perform { connection in
+        let results = try await perform { connection in
             try await connection.transaction(logger: self.logger) { connection in
-                var results = [Result<EnqueueResult, QueueError>?](repeating: nil, count: copies.count)
-                var changed: Set<String> = []
-                for index in order {
-                    do {
-                        let (result, didChange) = try await self.enqueueStep(copies[index], now: now, on: connection)
-                        results[index] = .success(result)
-                        if didChange { changed.insert(copies[index].session) }
-                    } catch let error as QueueError where error.kind == .queueFull {
-                        results[index] = .failure(error)
-                    }
-                }
-                return (results.compactMap { $0 }, changed)
+                try await self.insertCopies(copies, now: now, on: connection)
             }
         }
-        notifier.gather(sessions)
+        notifier.gather(Set(zip(copies, results).compactMap { copy, result in (try? result.get())?.created == true ? copy.session : nil }))
         return results
     }
 

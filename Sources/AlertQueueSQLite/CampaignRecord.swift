@@ -71,6 +71,24 @@ enum CampaignRecord {
         }
     }
 
+    /// For each of `sessions`: its live items (`live_counts`), and whether one of them has
+    /// `dedupeKey` (`items_live_dedupe`, whose WHERE the query repeats word for word).
+    static func counts(of sessions: [String], dedupeKey: String, in db: Database) throws -> [String: (live: Int, holder: Bool)] {
+        guard !sessions.isEmpty else { return [:] }
+        let list = String(decoding: try JSONEncoder().encode(sessions), as: UTF8.self)
+        var counts: [String: (live: Int, holder: Bool)] = [:]
+        for row in try Row.fetchAll(db.cachedStatement(sql: countsSQL), arguments: [list, dedupeKey]) {
+            counts[row[0]] = (row[1], row[2])
+        }
+        return counts
+    }
+
+    private static let countsSQL = """
+        SELECT j.value, (SELECT coalesce(sum(n), 0) FROM live_counts WHERE session = j.value),
+            EXISTS (SELECT 1 FROM items WHERE session = j.value AND dedupe_key = ?2 AND state IN ('queued', 'presenting'))
+        FROM json_each(?1) j
+        """
+
     /// Whether the session has a copy of the campaign already (`items_campaign`).
     static func hasCopy(campaign: String, session: String, in db: Database) throws -> Bool {
         try Bool.fetchOne(db.cachedStatement(sql: hasCopySQL), arguments: [campaign, session]) ?? false

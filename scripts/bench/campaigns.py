@@ -1,0 +1,191 @@
+"""A campaign to SESSIONS sessions of a topic (100,000), POLLERS of them (10,000) long-polling,
+against one alertd at PORT (loopback only). Prints figures and asserts nothing.
+
+1. Registers the sessions in the topic `bench` (token calls, 64 keep-alive connections), then
+   opens the polls (every tenth session, so the audience's order does not favour them).
+2. Live traffic, idle: enqueue -> next -> ack on sessions outside the topic, one connection,
+   LIVE_SECONDS (3 s); each request's latency.
+3. POST /v1/campaigns to the topic at t0; every poll's answer timed from t0 (wake p99); the
+   same live traffic meanwhile (p99 during the fan-out, against idle); the campaign's status
+   read every 50 ms until `done`: the fan-out's rate, items per second.
+4. POST /v1/campaigns/{id}/recall: its time, and its counts.
+
+Run by scripts/bench-campaigns.sh (which starts the server); `--withdraw` instead measures the
+cross-instance withdraw (see `withdraw_latency`)."""
+import asyncio, json, os, resource, statistics, sys, time
+
+HOST = "127.0.0.1"
+PORT = int(os.environ.get("PORT", "0"))
+ADMIN = os.environ["ADMIN"]
+SESSIONS = int(os.environ.get("SESSIONS", "100000"))
+POLLERS = int(os.environ.get("POLLERS", "10000"))
+LIVE_SECONDS = float(os.environ.get("LIVE_SECONDS", "3"))
+
+
+async def read_response(reader):
+    head = await reader.readuntil(b"\r\n\r\n")
+    lines = head.rstrip(b"\r\n").split(b"\r\n")
+    length = next((int(l.split(b":")[1]) for l in lines if l.lower().startswith(b"content-length")), 0)
+    return int(lines[0].split()[1]), await reader.readexactly(length)
+
+
+def request(method, path, token=ADMIN, body=None):
+    data = json.dumps(body).encode() if body is not None else b""
+    head = f"{method} {path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {token}\r\n"
+    if body is not None:
+        head += f"Content-Type: application/json\r\nContent-Length: {len(data)}\r\n"
+    return (head + "\r\n").encode() + data
+
+
+class Connection:
+    def __init__(self, reader, writer):
+        self.reader, self.writer = reader, writer
+
+    @classmethod
+    async def open(cls, port=PORT):
+        return cls(*await asyncio.open_connection(HOST, port))
+
+    async def call(self, method, path, token=ADMIN, body=None):
+        self.writer.write(request(method, path, token, body))
+        status, data = await read_response(self.reader)
+        return status, (json.loads(data) if data else None)
+
+
+def p(values, q):
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * q))] if ordered else float("nan")
+
+
+async def register(sessions, topics, connections=64):
+    """Token calls for `sessions`, in the topics; the tokens by session."""
+    tokens, pool = {}, [await Connection.open() for _ in range(connections)]
+
+    async def worker(index):
+        for session in sessions[index::connections]:
+            status, body = await pool[index].call("POST", f"/v1/sessions/{session}/token", body={"topics": topics})
+            assert status == 201, (status, body)
+            tokens[session] = body["token"]
+
+    await asyncio.gather(*[worker(i) for i in range(connections)])
+    return tokens
+
+
+async def live_traffic(seconds, prefix, stop=None):
+    """Enqueue -> next -> ack cycles on sessions of no topic for `seconds` (or until `stop` is
+    set); each request's ms."""
+    tokens = await register([f"{prefix}-{i}" for i in range(8)], [])
+    connection, latencies, index = await Connection.open(), [], 0
+    end = time.perf_counter() + seconds
+
+    async def timed(*call):
+        started = time.perf_counter()
+        result = await connection.call(*call[:2], **call[2])
+        latencies.append((time.perf_counter() - started) * 1000)
+        return result
+
+    while time.perf_counter() < end and not (stop and stop.is_set()):
+        session = f"{prefix}-{index % 8}"
+        index += 1
+        await timed("POST", f"/v1/sessions/{session}/queue", {"body": {"alert": "app/saved", "dedupeKey": f"k{index}"}})
+        status, delivered = await timed("GET", f"/v1/sessions/{session}/next", {"token": tokens[session]})
+        if status == 200 and delivered and "ticket" in delivered:
+            await timed("POST", f"/v1/sessions/{session}/queue/{delivered['ticket']}/ack", {"token": tokens[session]})
+    return latencies
+
+
+async def campaign():
+    resource.setrlimit(resource.RLIMIT_NOFILE, (resource.getrlimit(resource.RLIMIT_NOFILE)[1],) * 2)
+    sessions = [f"bench-{i:06d}" for i in range(SESSIONS)]
+    started = time.perf_counter()
+    tokens = await register(sessions, ["bench"])
+    print(f"registered {SESSIONS} sessions in the topic in {time.perf_counter() - started:.1f} s")
+    polled = sessions[::max(1, SESSIONS // POLLERS)][:POLLERS]
+    polls = []
+    for session in polled:
+        reader, writer = await asyncio.open_connection(HOST, PORT)
+        writer.write(request("GET", f"/v1/sessions/{session}/next?wait=30", token=tokens[session]))
+        polls.append((reader, writer))  # a writer let go closes its socket
+    await asyncio.sleep(2)  # every poll suspended
+    idle = await live_traffic(LIVE_SECONDS, "idle")
+
+    woken = []
+    async def wait(poll):
+        status, _ = await read_response(poll[0])
+        woken.append((time.perf_counter() - t0, status))
+
+    admin = await Connection.open()
+    t0 = time.perf_counter()
+    status, made = await admin.call("POST", "/v1/campaigns", body={"id": "bench", "alert": "app/questionExit", "audience": {"topic": "bench"}, "ttl": 3600})
+    assert status == 202, (status, made)
+    waits = asyncio.gather(*[wait(r) for r in polls])
+    stop = asyncio.Event()
+    busy = asyncio.create_task(live_traffic(3600, "busy", stop))
+    state, done_at = "running", None
+    while state == "running":
+        await asyncio.sleep(0.05)
+        status, shown = await admin.call("GET", "/v1/campaigns/bench")
+        state = shown["state"]
+        done_at = time.perf_counter() - t0
+    stop.set()
+    during = await busy
+    await asyncio.wait_for(waits, 60)
+    seconds = [w for w, status in woken if status == 200]
+    print(f"fan-out: {shown['queued']} copies queued in {done_at:.2f} s = {shown['queued'] / done_at:,.0f} items/s (goal >= 20,000)")
+    print(f"polls woken with their copy: {len(seconds)} of {len(polls)}; from the campaign's start p50 {p(seconds, .5) * 1000:.0f} ms, "
+          f"p99 {p(seconds, .99) * 1000:.0f} ms, max {max(seconds) * 1000:.0f} ms (goal p99 <= 1,000 ms)")
+    print(f"live enqueue/next/ack p99: idle {p(idle, .99):.2f} ms ({len(idle)} requests), during the fan-out "
+          f"{p(during, .99):.2f} ms ({len(during)} requests) = {p(during, .99) / p(idle, .99):.2f} x (goal <= 2 x)")
+    started = time.perf_counter()
+    status, recalled = await admin.call("POST", "/v1/campaigns/bench/recall")
+    took = time.perf_counter() - started
+    print(f"recall: {recalled['cancelled']} cancelled, {recalled['withdrawn']} withdrawn in {took:.2f} s (goal <= 2 s)")
+
+
+async def withdraw_latency():
+    """Cross-instance withdraw: ROUNDS users, each with a phone polling on instance PORT_A and
+    a tablet on PORT_B; the tablet's copy is acked on B, and the phone's waiting poll on A is
+    timed from the ack's answer to the withdraw."""
+    port_a, port_b, rounds = int(os.environ["PORT_A"]), int(os.environ["PORT_B"]), int(os.environ.get("ROUNDS", "200"))
+    a, b = await Connection.open(port_a), await Connection.open(port_b)
+    latencies = []
+    for index in range(rounds):
+        user = f"user-{index}"
+        _, phone = await a.call("POST", f"/v1/sessions/{user}-phone/token", body={"user": user})
+        _, tablet = await b.call("POST", f"/v1/sessions/{user}-tablet/token", body={"user": user})
+        status, queued = await b.call("POST", f"/v1/users/{user}/queue", body={"alert": "app/questionExit"})
+        assert status == 201, (status, queued)
+        _, shown = await a.call("GET", f"/v1/sessions/{user}-phone/next", token=phone["token"])
+        _, other = await b.call("GET", f"/v1/sessions/{user}-tablet/next", token=tablet["token"])
+        poll = await Connection.open(port_a)
+        poll.writer.write(request("GET", f"/v1/sessions/{user}-phone/next?wait=10", token=phone["token"]))
+        await asyncio.sleep(0.02)  # the poll waits
+        status, _ = await b.call("POST", f"/v1/sessions/{user}-tablet/queue/{other['ticket']}/ack", token=tablet["token"])
+        acked = time.perf_counter()
+        status, body = await read_response(poll.reader)
+        latencies.append((time.perf_counter() - acked) * 1000)
+        assert json.loads(body) == {"withdraw": shown["ticket"]}, body
+        poll.writer.close()
+    print(f"cross-instance withdraw, {rounds} rounds: p50 {p(latencies, .5):.1f} ms, p99 {p(latencies, .99):.1f} ms, "
+          f"max {max(latencies):.1f} ms (goal p99 <= 250 ms)")
+
+
+async def fan_out_only():
+    """A campaign to SESSIONS sessions of a topic, no polls: the fan-out's rate alone."""
+    sessions = [f"pg-{i:06d}" for i in range(SESSIONS)]
+    await register(sessions, ["bench"])
+    admin = await Connection.open()
+    t0 = time.perf_counter()
+    status, made = await admin.call("POST", "/v1/campaigns", body={"id": "pg", "alert": "app/questionExit", "audience": {"topic": "bench"}})
+    assert status == 202, (status, made)
+    state = "running"
+    while state == "running":
+        await asyncio.sleep(0.05)
+        _, shown = await admin.call("GET", "/v1/campaigns/pg")
+        state = shown["state"]
+    took = time.perf_counter() - t0
+    print(f"fan-out: {shown['queued']} copies in {took:.2f} s = {shown['queued'] / took:,.0f} items/s")
+    print(f"RATE {shown['queued'] / took:.0f}")
+
+
+mode = sys.argv[1] if len(sys.argv) > 1 else "--campaign"
+asyncio.run({"--campaign": campaign, "--withdraw": withdraw_latency, "--fan-out": fan_out_only}[mode]())
