@@ -97,6 +97,9 @@ final class AlertdInstances {
         return clean
     }
 
+    /// Kills instance `index` (SIGKILL: no shutdown, as a crash of the machine would); the others run on.
+    func kill(_ index: Int) { processes[index].kill() }
+
     /// What instance `index` wrote to standard error so far (for failure messages).
     func standardError(_ index: Int) -> String { processes[index].standardErrorSoFar() }
 

@@ -79,6 +79,33 @@ struct MultiInstanceTests {
         #expect(ContinuousClock.now - sent < .seconds(15), "answered \(ContinuousClock.now - sent) after the recall")
     }
 
+    @Test("a campaign's fan-out survives the instance running it being killed: the other finishes it, each session once")
+    func campaignSurvivesKill() async throws {
+        let instances = try AlertdInstances(store: try await database())
+        defer { instances.stop() }
+        let admin = [("Authorization", "Bearer \(instances.adminToken)"), ("Content-Type", "application/json")]
+        let sessions = (0..<6_000).map { "fan-\($0)" }
+        let body = try JSONSerialization.data(withJSONObject: ["id": "crash", "alert": "app/questionExit", "audience": ["sessions": sessions]])
+
+        // When instance 0 makes the campaign and is killed at once, in the middle of its fan-out
+        let made = try RawHTTPClient(port: instances.ports[0]).request("POST", "/v1/campaigns", headers: admin, body: Array(body))
+        instances.kill(0)
+        expectQueueAnswer(made, status: 202)
+
+        // Then instance 1 finishes it: every session reached once
+        var shown: [String: Any] = [:]
+        #expect(eventually(within: .seconds(60)) {
+            let status = try? RawHTTPClient(port: instances.ports[1]).request("GET", "/v1/campaigns/crash", headers: admin)
+            shown = (try? status?.jsonObject()) ?? [:]
+            return shown["state"] as? String == "done"
+        }, "\(shown)")
+        #expect(shown["targeted"] as? Int == sessions.count && shown["queued"] as? Int == sessions.count, "\(shown)")
+        for session in sessions.shuffled().prefix(200) {
+            let listed = try SessionClient(port: instances.ports[1], session: session, adminToken: instances.adminToken).list()
+            #expect(listed.items.count == 1, "\(session): \(listed.items.count) copies")
+        }
+    }
+
     @Test("a feed reader waiting on one instance is answered by an enqueue on the other")
     func feedWakeAcrossInstances() async throws {
         let instances = try AlertdInstances(store: try await database())
