@@ -18,7 +18,8 @@ struct LiveCampaignTests {
 
     @Test("a campaign to a topic reaches its sessions (a waiting poll at once), reports progress, and a recall withdraws it")
     func campaignToTopic() throws {
-        try withLiveService { port, service in
+        // Connections kept open across the campaign's steps: not closed as idle under a loaded run.
+        try withLiveService(connectionTimeout: 120) { port, service in
             let runner = Task { await service.campaigns?.run() }
             defer { runner.cancel() }
             // Given three beta sessions, one polling, and one session outside the topic
@@ -42,7 +43,7 @@ struct LiveCampaignTests {
             let delivered = try apps[0].client.readResponse()
             #expect(delivered.status == 200, "\(delivered.text)")
             let shown = try delivered.decode(DeliveryBody.self)
-            #expect(eventually { (try? Self.admin(port, "GET", "/v1/campaigns/spring").jsonObject()?["state"] as? String) == "done" })
+            #expect(eventually(within: .seconds(30)) { (try? Self.admin(port, "GET", "/v1/campaigns/spring").jsonObject()?["state"] as? String) == "done" })
             #expect(try apps[3].list().items.isEmpty)
             // beta-2 answers
             let second = try apps[1].delivered()
