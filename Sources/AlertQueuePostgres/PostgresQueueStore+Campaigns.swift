@@ -170,15 +170,7 @@ extension PostgresQueueStore: CampaignStore {
             ).collect()
             for row in states {
                 let (state, delivered, count) = try row.decode((String, Bool, Int).self)
-                if delivered { progress.delivered += count }
-                switch ItemState(rawValue: state) {
-                case .queued: progress.queued += count
-                case .presenting: progress.presenting += count
-                case .expired: progress.expired += count
-                case .dead: progress.dead += count
-                case .cancelled: progress.cancelled += count
-                case .done, nil: break
-                }
+                progress.add(state: state, delivered: delivered, count: count)
             }
             let events = try await connection.query(
                 """
@@ -190,13 +182,7 @@ extension PostgresQueueStore: CampaignStore {
             ).collect()
             for row in events {
                 let (type, action, count) = try row.decode((String, String, Int).self)
-                if type == ItemEvent.Kind.withdrawn.rawValue {
-                    progress.withdrawn += count
-                    progress.cancelled -= count
-                } else {
-                    progress.answered += count
-                    progress.actions[action, default: 0] += count
-                }
+                progress.add(event: type, action: action, count: count)
             }
             return progress
         }

@@ -78,12 +78,7 @@ extension PostgresQueueStore {
     /// statement (`alertd.next_delivery`).
     public func nextDelivery(session: String, now callerNow: Date) async throws -> Delivery? {
         let settings = policy.settings
-        let (now, leaseUntil) =
-            switch options.clock {
-            case .caller:
-                (callerNow.timeIntervalSince1970, callerNow.addingTimeInterval(settings.leaseDuration).timeIntervalSince1970)
-            case .database: (Double.nan, Double.nan)
-            }
+        let (now, leaseUntil) = claimTimes(callerNow)
         return try await perform { connection in
             let rows = try await connection.query(
                 """

@@ -25,12 +25,7 @@ extension PostgresQueueStore {
     /// again, which then sees the lane busy.
     func claimNext(session: String, now callerNow: Date, on connection: PostgresConnection) async throws -> QueueItem? {
         let settings = policy.settings
-        let (now, leaseUntil) =
-            switch options.clock {
-            case .caller:
-                (callerNow.timeIntervalSince1970, callerNow.addingTimeInterval(settings.leaseDuration).timeIntervalSince1970)
-            case .database: (Double.nan, Double.nan)
-            }
+        let (now, leaseUntil) = claimTimes(callerNow)
         // The same claim with its events, or without them when the timeline is off.
         let function = settings.recordsEvents ? "claim_next_logged" : "claim_next"
         let rows = try await connection.query(
@@ -40,5 +35,15 @@ extension PostgresQueueStore {
             """, logger: logger
         ).collect()
         return try rows.first.map { try ItemRow.item(from: $0, contents: contents) }
+    }
+
+    /// A claim's `now` and lease end as `claim_next` takes them: the caller's, or NaN for the
+    /// database's own clock.
+    func claimTimes(_ callerNow: Date) -> (now: Double, leaseUntil: Double) {
+        switch options.clock {
+        case .caller:
+            (callerNow.timeIntervalSince1970, callerNow.addingTimeInterval(policy.settings.leaseDuration).timeIntervalSince1970)
+        case .database: (Double.nan, Double.nan)
+        }
     }
 }

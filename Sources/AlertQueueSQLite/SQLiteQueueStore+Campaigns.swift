@@ -104,18 +104,7 @@ extension SQLiteQueueStore: CampaignStore {
             var progress = CampaignProgress()
             let states = try Row.fetchAll(
                 db, sql: "SELECT state, deliveries > 0, count(*) FROM items WHERE campaign_id = ? GROUP BY 1, 2", arguments: [id])
-            for row in states {
-                let (state, delivered, count): (String, Bool, Int) = (row[0], row[1], row[2])
-                if delivered { progress.delivered += count }
-                switch ItemState(rawValue: state) {
-                case .queued: progress.queued += count
-                case .presenting: progress.presenting += count
-                case .expired: progress.expired += count
-                case .dead: progress.dead += count
-                case .cancelled: progress.cancelled += count
-                case .done, nil: break
-                }
-            }
+            for row in states { progress.add(state: row[0], delivered: row[1], count: row[2]) }
             // Answers by action, and withdrawals, from the copies' timelines.
             let events = try Row.fetchAll(
                 db,
@@ -125,16 +114,7 @@ extension SQLiteQueueStore: CampaignStore {
                     WHERE i.campaign_id = ? AND e.id = j.value AND e.type IN ('acknowledged', 'withdrawn')
                     GROUP BY 1, 2
                     """, arguments: [id])
-            for row in events {
-                let (type, action, count): (String, String, Int) = (row[0], row[1], row[2])
-                if type == ItemEvent.Kind.withdrawn.rawValue {
-                    progress.withdrawn += count
-                    progress.cancelled -= count
-                } else {
-                    progress.answered += count
-                    progress.actions[action, default: 0] += count
-                }
-            }
+            for row in events { progress.add(event: row[0], action: row[1], count: row[2]) }
             return progress
         }
     }

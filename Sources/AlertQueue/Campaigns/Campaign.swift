@@ -98,6 +98,34 @@ public struct CampaignProgress: Sendable, Equatable {
     public var dead = 0
 
     public init() {}
+
+    /// Counts `count` copies in `state` (a raw `ItemState`), delivered at least once or not.
+    public mutating func add(state: String, delivered: Bool, count: Int) {
+        if delivered { self.delivered += count }
+        switch ItemState(rawValue: state) {
+        case .queued: queued += count
+        case .presenting: presenting += count
+        case .expired: expired += count
+        case .dead: dead += count
+        case .cancelled: cancelled += count
+        case .done, nil: break
+        }
+    }
+
+    /// Counts `count` events of the copies' timelines of `type` (acks, by `action`, and
+    /// withdrawals; a withdrawn copy is cancelled too, and counted once, as withdrawn).
+    public mutating func add(event type: String, action: String, count: Int) {
+        switch ItemEvent.Kind(rawValue: type) {
+        case .withdrawn:
+            withdrawn += count
+            cancelled -= count
+        case .acknowledged:
+            answered += count
+            actions[action, default: 0] += count
+        default:
+            break
+        }
+    }
 }
 
 /// The campaigns a store keeps, and their fan-out.
