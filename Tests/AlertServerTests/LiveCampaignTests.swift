@@ -1,6 +1,7 @@
 import AlertQueue
 import AlertServer
 import Foundation
+import TestExecutors
 import Testing
 @testable import AlertdTestSupport
 @testable import HTTPTestSupport
@@ -8,7 +9,10 @@ import Testing
 // Campaigns over real sockets: made with `POST /v1/campaigns` (202), fanned out in the
 // background to a topic's sessions, their progress and outcomes read back, and recalled.
 
-@Suite("Live server: campaigns")
+// The tests block their threads on sockets: on threads of their own (`.ownThread`), and the
+// runner on another, so that neither waits for Swift's shared pool, which a loaded run fills
+// with blocked tests.
+@Suite("Live server: campaigns", .ownThread)
 struct LiveCampaignTests {
     static func admin(_ port: Int, _ method: String, _ path: String, json: String? = nil) throws -> RawHTTPResponse {
         var headers = [("Authorization", "Bearer \(TestCredentials.adminToken)")]
@@ -20,7 +24,7 @@ struct LiveCampaignTests {
     func campaignToTopic() throws {
         // Connections kept open across the campaign's steps: not closed as idle under a loaded run.
         try withLiveService(connectionTimeout: 120) { port, service in
-            let runner = Task { await service.campaigns?.run() }
+            let runner = Task(executorPreference: OwnThread()) { await service.campaigns?.run() }
             defer { runner.cancel() }
             // Given three beta sessions, one polling, and one session outside the topic
             var apps: [SessionClient] = []

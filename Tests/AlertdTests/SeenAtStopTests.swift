@@ -27,14 +27,18 @@ struct SeenAtStopTests {
         #expect(issued.status == 201, "\(issued.text)")
         phone.token = try issued.decode(IssuedTokenBody.self).token
         #expect(try phone.next().status == 204)
+        let seen = ContinuousClock.now
 
         // When alertd is stopped
         #expect(server.terminate(), "alertd did not stop cleanly")
 
-        // Then the stop wrote the one session seen, before the store closed
+        // Then the stop wrote the one session seen, before the store closed, unless the flush
+        // every 5 s wrote it first (a loaded run can take that long to get here)
         let log = server.standardErrorSoFar()
-        let line = try #require(log.split(separator: "\n").first { $0.contains("last-seen times written") }, "\(log)")
-        #expect(line.contains("1"), "\(line)")
+        let line = log.split(separator: "\n").first { $0.contains("last-seen times written") }
+        if ContinuousClock.now - seen < .seconds(4) {
+            #expect(line?.contains("1") == true, "\(log)")
+        }
         #expect(!log.contains("last-seen times not written"), "\(log)")
 
         // And after a restart the user's session is there, with its topics
