@@ -4,6 +4,9 @@ import Foundation
 import GRDB
 
 // Campaigns on SQLite: rows in `campaigns`, the fan-out a batch per write (see `CampaignRecord`).
+// Reads run on the calling thread (`read`), not through GRDB's async `read`: the runner's
+// are cancelled when the server stops, and a cancelled async read could still hold a reader
+// as the store closed, which then kept its write-ahead log.
 
 extension SQLiteQueueStore: CampaignStore {
     public func createCampaign(_ campaign: Campaign) async throws {
@@ -15,11 +18,11 @@ extension SQLiteQueueStore: CampaignStore {
     }
 
     public func campaign(id: String) async throws -> Campaign? {
-        try await writer.read { db in try CampaignRecord.fetch(id, in: db)?.0 }
+        try read { db in try CampaignRecord.fetch(id, in: db)?.0 }
     }
 
     public func campaigns(before: String?, limit: Int) async throws -> [Campaign] {
-        try await writer.read { db in
+        try read { db in
             let rows = try Row.fetchAll(
                 db,
                 sql: """
@@ -32,7 +35,7 @@ extension SQLiteQueueStore: CampaignStore {
     }
 
     public func runningCampaigns() async throws -> [String] {
-        try await writer.read { db in try String.fetchAll(db, sql: "SELECT id FROM campaigns WHERE state = 'running' ORDER BY id") }
+        try read { db in try String.fetchAll(db, sql: "SELECT id FROM campaigns WHERE state = 'running' ORDER BY id") }
     }
 
     /// Batches of 256 sessions, each a background write (after the live writes waiting, with no
@@ -99,7 +102,7 @@ extension SQLiteQueueStore: CampaignStore {
     }
 
     public func progress(campaign id: String) async throws -> CampaignProgress? {
-        try await writer.read { db in
+        try read { db in
             guard try CampaignRecord.fetch(id, in: db) != nil else { return nil }
             var progress = CampaignProgress()
             let states = try Row.fetchAll(

@@ -66,11 +66,17 @@ final class AlertdInstances {
         ["--store", store, "--admin-token", adminToken, "--session-secret", sessionSecret] + extraArguments
     }
 
+    /// Starts `count` instances, each ready (`/readyz` 200: its first store call migrates the
+    /// database, which a loaded run can make slower than a request may wait).
     private func start(_ count: Int) throws {
         for _ in 0..<count {
             let (process, port) = try AlertdProcess.serving(arguments)
             processes.append(process)
             ports.append(port)
+            let ready = eventually(within: .seconds(60)) {
+                (try? RawHTTPClient(port: port, timeout: .seconds(10)).request("GET", "/readyz").status) == 200
+            }
+            try #require(ready, "alertd on port \(port) never became ready")
         }
     }
 
