@@ -162,9 +162,11 @@ struct PostgresNotificationTests {
         #expect(await recorder.waitUntilListening())
         // When
         _ = try await store.enqueue(alert("app/a", in: "streamed"), now: t0)
-        // Then
-        #expect(await recorder.wait { $0.count >= 2 })
-        #expect(recorder.heard == [.all, .session("streamed")])
+        // Then: `.all` first; more `.all`s only if the listening connection was lost and made
+        // again meanwhile (a loaded run), which the contract allows
+        #expect(await recorder.wait { $0.contains(.session("streamed")) })
+        #expect(recorder.heard.first == .all)
+        #expect(recorder.heard.filter { $0 != .all } == [.session("streamed")])
     }
 
     @Test("A sweep names the sessions written since the last one, by any instance, and nothing twice")
