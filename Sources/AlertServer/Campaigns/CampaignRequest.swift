@@ -21,7 +21,8 @@ enum CampaignRequest {
             audience = Self.audience(object["audience"], now: now, issues: &issues)
             id = Self.id(object["id"], issues: &issues)
         }
-        guard let audience else { throw APIError.invalidRequest([]) }
+        // Reading the audience reported why it has none, and the enqueue's read threw with it.
+        guard let audience else { throw APIError.invalidRequest([SpecIssue(pointer: "/audience", code: "missing-field", message: "The audience is required.")]) }
         var copy = template
         copy.onDuplicate = .keep
         copy.origin = .campaign
