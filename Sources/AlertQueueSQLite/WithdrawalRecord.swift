@@ -47,9 +47,6 @@ enum WithdrawalRecord {
 
     private static let oweSQL = "INSERT OR REPLACE INTO withdrawals (session, ticket, at) VALUES (?, ?, ?)"
 
-    /// Whether the session is owed a withdraw.
-    static let owedSQL = "SELECT EXISTS (SELECT 1 FROM withdrawals WHERE session = ?)"
-
     /// The oldest withdraw the session is owed, no longer owed once taken; nil when none is.
     static func take(session: String, in db: Database) throws -> String? {
         var taken: String?
