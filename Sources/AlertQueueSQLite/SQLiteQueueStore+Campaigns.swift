@@ -104,21 +104,7 @@ extension SQLiteQueueStore: CampaignStore {
     public func progress(campaign id: String) async throws -> CampaignProgress? {
         try read { db in
             guard try CampaignRecord.fetch(id, in: db) != nil else { return nil }
-            var progress = CampaignProgress()
-            let states = try Row.fetchAll(
-                db, sql: "SELECT state, deliveries > 0, count(*) FROM items WHERE campaign_id = ? GROUP BY 1, 2", arguments: [id])
-            for row in states { progress.add(state: row[0], delivered: row[1], count: row[2]) }
-            // Answers by action, and withdrawals, from the copies' timelines.
-            let events = try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT e.type, coalesce(json_extract(e.detail, '$.action'), ''), count(*)
-                    FROM items i, \(EventRecord.idArray("i.events")) j, events e
-                    WHERE i.campaign_id = ? AND e.id = j.value AND e.type IN ('acknowledged', 'withdrawn')
-                    GROUP BY 1, 2
-                    """, arguments: [id])
-            for row in events { progress.add(event: row[0], action: row[1], count: row[2]) }
-            return progress
+            return try CampaignTallies.progress(of: id, in: db)
         }
     }
 

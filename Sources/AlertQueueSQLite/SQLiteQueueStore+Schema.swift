@@ -182,6 +182,11 @@ extension SQLiteQueueStore {
             try db.execute(sql: CampaignRecord.schema)
         }
 
+        // A campaign's counts kept as its copies change, so its progress reads a few rows.
+        migrator.registerMigration("campaignTallies") { db in
+            try db.execute(sql: CampaignTallies.schema)
+        }
+
         return migrator
     }
 }
