@@ -4,7 +4,8 @@ against one alertd at PORT (loopback only). Prints figures and asserts nothing.
 1. Registers the sessions in the topic `bench` (token calls, 64 keep-alive connections), then
    opens the polls (every tenth session, so the audience's order does not favour them).
 2. Live traffic, idle: enqueue -> next -> ack on sessions outside the topic, one connection,
-   LIVE_SECONDS (3 s); each request's latency.
+   LIVE_SECONDS (3 s); each request's latency. It runs in a process of its own (`--live`):
+   in this one, the 10,000 polls' answers would hold up the reading of its own.
 3. POST /v1/campaigns to the topic at t0; every poll's answer timed from t0 (wake p99); the
    same live traffic meanwhile (p99 during the fan-out, against idle); the campaign's status
    read every 50 ms until `done`: the fan-out's rate, items per second.
@@ -12,7 +13,7 @@ against one alertd at PORT (loopback only). Prints figures and asserts nothing.
 
 Run by scripts/bench-campaigns.sh (which starts the server); `--withdraw` instead measures the
 cross-instance withdraw (see `withdraw_latency`)."""
-import asyncio, json, os, resource, statistics, sys, time
+import asyncio, json, os, resource, signal, statistics, sys, time
 
 HOST = "127.0.0.1"
 PORT = int(os.environ.get("PORT", "0"))
@@ -70,11 +71,13 @@ async def register(sessions, topics, connections=64):
     return tokens
 
 
-async def live_traffic(seconds, prefix, stop=None):
-    """Enqueue -> next -> ack cycles on sessions of no topic for `seconds` (or until `stop` is
-    set); each request's ms."""
+async def live_traffic(seconds, prefix, go, stop):
+    """Enqueue -> next -> ack cycles on sessions of no topic, from when `go` is set, for
+    `seconds` or until `stop` is set; each request's ms."""
     tokens = await register([f"{prefix}-{i}" for i in range(8)], [])
     connection, latencies, index = await Connection.open(), [], 0
+    print("ready", flush=True)
+    await go.wait()
     end = time.perf_counter() + seconds
 
     async def timed(*call):
@@ -83,7 +86,7 @@ async def live_traffic(seconds, prefix, stop=None):
         latencies.append((time.perf_counter() - started) * 1000)
         return result
 
-    while time.perf_counter() < end and not (stop and stop.is_set()):
+    while time.perf_counter() < end and not stop.is_set():
         session = f"{prefix}-{index % 8}"
         index += 1
         await timed("POST", f"/v1/sessions/{session}/queue", {"body": {"alert": "app/saved", "dedupeKey": f"k{index}"}})
@@ -91,6 +94,36 @@ async def live_traffic(seconds, prefix, stop=None):
         if status == 200 and delivered and "ticket" in delivered:
             await timed("POST", f"/v1/sessions/{session}/queue/{delivered['ticket']}/ack", {"token": tokens[session]})
     return latencies
+
+
+async def live_process(prefix, seconds):
+    """`live_traffic` in a process of its own, its sessions registered: it starts on `go_live`
+    and runs until `seconds` pass or `stop_live`."""
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, __file__, "--live", prefix, str(seconds), stdout=asyncio.subprocess.PIPE)
+    assert await process.stdout.readline() == b"ready\n"
+    return process
+
+
+def go_live(process):
+    process.send_signal(signal.SIGUSR1)
+
+
+async def stop_live(process, stop=True):
+    """The latencies of a `live_process`, stopped first when `stop`."""
+    if stop:
+        process.send_signal(signal.SIGTERM)
+    out, _ = await process.communicate()
+    return json.loads(out)
+
+
+async def live_main():
+    """`--live PREFIX SECONDS`: prints "ready", then on SIGUSR1 runs `live_traffic`, and prints
+    its latencies as JSON; SIGTERM stops it."""
+    go, stop = asyncio.Event(), asyncio.Event()
+    asyncio.get_running_loop().add_signal_handler(signal.SIGUSR1, go.set)
+    asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
+    print(json.dumps(await live_traffic(float(sys.argv[3]), sys.argv[2], go, stop)))
 
 
 async def campaign():
@@ -106,7 +139,10 @@ async def campaign():
         writer.write(request("GET", f"/v1/sessions/{session}/next?wait=30", token=tokens[session]))
         polls.append((reader, writer))  # a writer let go closes its socket
     await asyncio.sleep(2)  # every poll suspended
-    idle = await live_traffic(LIVE_SECONDS, "idle")
+    idle = await live_process("idle", LIVE_SECONDS)
+    go_live(idle)
+    idle = await stop_live(idle, stop=False)
+    busy = await live_process("busy", 3600)
 
     woken = []
     async def wait(poll):
@@ -118,16 +154,14 @@ async def campaign():
     status, made = await admin.call("POST", "/v1/campaigns", body={"id": "bench", "alert": "app/questionExit", "audience": {"topic": "bench"}, "ttl": 3600})
     assert status == 202, (status, made)
     waits = asyncio.gather(*[wait(r) for r in polls])
-    stop = asyncio.Event()
-    busy = asyncio.create_task(live_traffic(3600, "busy", stop))
+    go_live(busy)
     state, done_at = "running", None
     while state == "running":
         await asyncio.sleep(0.05)
         status, shown = await admin.call("GET", "/v1/campaigns/bench")
         state = shown["state"]
         done_at = time.perf_counter() - t0
-    stop.set()
-    during = await busy
+    during = await stop_live(busy)
     await asyncio.wait_for(waits, 60)
     seconds = [w for w, status in woken if status == 200]
     print(f"fan-out: {shown['queued']} copies queued in {done_at:.2f} s = {shown['queued'] / done_at:,.0f} items/s (goal >= 20,000)")
@@ -188,4 +222,4 @@ async def fan_out_only():
 
 
 mode = sys.argv[1] if len(sys.argv) > 1 else "--campaign"
-asyncio.run({"--campaign": campaign, "--withdraw": withdraw_latency, "--fan-out": fan_out_only}[mode]())
+asyncio.run({"--campaign": campaign, "--withdraw": withdraw_latency, "--fan-out": fan_out_only, "--live": live_main}[mode]())
