@@ -9,21 +9,30 @@ struct AudienceSQL {
     let campaign: Campaign
     let db: Database
 
-    /// The next `limit` sessions after `cursor`, and the cursor after them.
-    func page(after cursor: String?, limit: Int) throws -> ([String], next: String?) {
+    /// The next `limit` sessions after `cursor` that have no copy of the campaign yet, each
+    /// with the cursor after it.
+    func page(after cursor: String?, limit: Int) throws -> [(session: String, cursor: String)] {
         switch campaign.audience {
         case .sessions:
-            let from = cursor.flatMap(Int.init) ?? 0
-            let sessions = try String.fetchAll(
+            let rows = try Row.fetchAll(
                 db.cachedStatement(
-                    sql: "SELECT session FROM campaign_sessions WHERE campaign = ? AND position >= ? ORDER BY position LIMIT ?"),
-                arguments: [campaign.id, from, limit])
-            return (sessions, String(from + sessions.count))
+                    sql: """
+                        SELECT session, position + 1 FROM campaign_sessions c
+                        WHERE campaign = ?1 AND position >= ?2 AND NOT \(Self.hasCopy("c.session"))
+                        ORDER BY position LIMIT ?3
+                        """),
+                arguments: [campaign.id, cursor.flatMap(Int.init) ?? 0, limit])
+            return rows.map { ($0[0], String($0[1] as Int)) }
         case .users, .topic, .seenWithin:
             let sessions = try String.fetchAll(
-                db.cachedStatement(sql: keyset.sql), arguments: StatementArguments(keyset.arguments + [cursor ?? "", limit]))
-            return (sessions, sessions.last ?? cursor)
+                db.cachedStatement(sql: keyset.sql), arguments: StatementArguments([campaign.id] + keyset.arguments + [cursor ?? "", limit]))
+            return sessions.map { ($0, $0) }
         }
+    }
+
+    /// Whether `session` (a column) has a copy of the campaign (`?1`), through `items_campaign`.
+    private static func hasCopy(_ session: String) -> String {
+        "EXISTS (SELECT 1 FROM items WHERE campaign_id = ?1 AND campaign_id NOTNULL AND session = \(session))"
     }
 
     /// Whether the audience holds `session`.
@@ -39,18 +48,26 @@ struct AudienceSQL {
     }
 
     /// The audience's sessions after a session (the last `?`s: the cursor, then the limit), in
-    /// session order, from the session registry (`KnownSessionRecord`).
+    /// session order, from the session registry (`KnownSessionRecord`), but those with a copy
+    /// of the campaign (`?1`).
     private var keyset: (sql: String, arguments: [any DatabaseValueConvertible]) {
         switch campaign.audience {
         case .users(let users):
             ("""
-            SELECT session FROM sessions_known WHERE user_id IN (SELECT value FROM json_each(?)) AND session > ?
-            ORDER BY session LIMIT ?
+            SELECT session FROM sessions_known k WHERE user_id IN (SELECT value FROM json_each(?2)) AND session > ?3
+                AND NOT \(Self.hasCopy("k.session"))
+            ORDER BY session LIMIT ?4
             """, [Self.jsonList(users)])
         case .topic(let topic):
-            ("SELECT session FROM session_topics WHERE topic = ? AND session > ? ORDER BY session LIMIT ?", [topic])
+            ("""
+            SELECT session FROM session_topics t WHERE topic = ?2 AND session > ?3 AND NOT \(Self.hasCopy("t.session"))
+            ORDER BY session LIMIT ?4
+            """, [topic])
         case .seenWithin(let seconds):
-            ("SELECT session FROM sessions_known WHERE last_seen >= ? AND session > ? ORDER BY session LIMIT ?", [cutoff(seconds)])
+            ("""
+            SELECT session FROM sessions_known k WHERE last_seen >= ?2 AND session > ?3 AND NOT \(Self.hasCopy("k.session"))
+            ORDER BY session LIMIT ?4
+            """, [cutoff(seconds)])
         case .sessions:
             preconditionFailure("an explicit audience is paged by position")
         }

@@ -105,6 +105,9 @@ final class WriteBatcher: Sendable {
     /// Live writes waiting for the next batch (a write now would be one more).
     var backlog: Int { state.withLock { $0.pending.count } }
 
+    /// Background writes waiting for their turn.
+    var backgroundBacklog: Int { state.withLock { $0.background.count } }
+
     /// When the transaction running now began, if it has run longer than the timeout.
     var stalledSince: Date? {
         let now = clock.now()

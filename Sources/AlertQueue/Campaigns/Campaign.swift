@@ -67,14 +67,24 @@ public struct Campaign: Sendable, Equatable {
 public struct FanOut: Sendable, Equatable {
     /// The sessions that got a copy: their waiting polls are to be woken.
     public var queued: [String]
+    /// Of those asked to be delivered to (`delivering`), what `next` delivered to each, in the
+    /// same transaction: its waiting poll is handed it.
+    public var delivered: [String: QueueItem]
+    /// Of `first`, the sessions the batch ended before (it ended early): to be passed again.
+    public var unreached: [String]
     public var duplicates: Int
     public var refused: Int
     /// Whether the campaign is no longer running: its audience is all reached (this batch
     /// reached its end), or it was recalled or is unknown.
     public var finished: Bool
 
-    public init(queued: [String] = [], duplicates: Int = 0, refused: Int = 0, finished: Bool) {
+    public init(
+        queued: [String] = [], delivered: [String: QueueItem] = [:], unreached: [String] = [], duplicates: Int = 0,
+        refused: Int = 0, finished: Bool
+    ) {
         self.queued = queued
+        self.delivered = delivered
+        self.unreached = unreached
         self.duplicates = duplicates
         self.refused = refused
         self.finished = finished
@@ -146,11 +156,21 @@ public protocol CampaignStore: Sendable {
     /// first), then the audience's next sessions after the campaign's cursor, up to `limit` in
     /// all; each gets a copy as an enqueue would queue it (a live duplicate or a full queue
     /// gets none), the cursor and the counts move in the same transaction. A session never gets
-    /// two copies of a campaign; a batch that ends the audience finishes the campaign.
+    /// two copies of a campaign; a batch that ends the audience finishes the campaign. A store
+    /// may end a batch early (SQLite does when live writes wait): it is then not finished.
     func fanOut(campaign id: String, first: [String], limit: Int, now: Date) async throws -> FanOut
+
+    /// `fanOut`, and for the sessions of `delivering` (of `first`: their polls were claimed)
+    /// that got a copy, `next`'s delivery in the same transaction (`FanOut.delivered`), as
+    /// `enqueueThenNext` does. By default none is delivered: the polls look for themselves.
+    func fanOut(campaign id: String, first: [String], limit: Int, delivering: Set<String>, now: Date) async throws -> FanOut
 
     /// Sessions per `fanOut` batch that keep its transaction short here. 1,000 by default.
     var fanOutBatch: Int { get }
+
+    /// Sessions per batch while sessions whose polls wait are served first (`first`,
+    /// `delivering`): the batch reaches no others. `fanOutBatch` by default.
+    var fanOutFirstBatch: Int { get }
 
     /// What became of the campaign's copies; nil for an unknown campaign.
     func progress(campaign id: String) async throws -> CampaignProgress?
@@ -162,6 +182,12 @@ public protocol CampaignStore: Sendable {
 
 extension CampaignStore {
     public var fanOutBatch: Int { 1_000 }
+
+    public var fanOutFirstBatch: Int { fanOutBatch }
+
+    public func fanOut(campaign id: String, first: [String], limit: Int, delivering: Set<String>, now: Date) async throws -> FanOut {
+        try await fanOut(campaign: id, first: first, limit: limit, now: now)
+    }
 }
 
 /// Why a campaign could not be made.
