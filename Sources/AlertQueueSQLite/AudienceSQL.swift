@@ -57,7 +57,7 @@ struct AudienceSQL {
             SELECT session FROM sessions_known k WHERE user_id IN (SELECT value FROM json_each(?2)) AND session > ?3
                 AND NOT \(Self.hasCopy("k.session"))
             ORDER BY session LIMIT ?4
-            """, [Self.jsonList(users)])
+            """, [JSONList.of(users)])
         case .topic(let topic):
             ("""
             SELECT session FROM session_topics t WHERE topic = ?2 AND session > ?3 AND NOT \(Self.hasCopy("t.session"))
@@ -78,7 +78,7 @@ struct AudienceSQL {
         switch campaign.audience {
         case .users(let users):
             ("SELECT EXISTS (SELECT 1 FROM sessions_known WHERE user_id IN (SELECT value FROM json_each(?)) AND session = ?)",
-             [Self.jsonList(users)])
+             [JSONList.of(users)])
         case .topic(let topic):
             ("SELECT EXISTS (SELECT 1 FROM session_topics WHERE topic = ? AND session = ?)", [topic])
         case .seenWithin(let seconds):
@@ -90,8 +90,4 @@ struct AudienceSQL {
 
     /// Seen at or after this (seconds since 1970): `seconds` before the campaign was made.
     private func cutoff(_ seconds: Double) -> Double { campaign.createdAt.timeIntervalSince1970 - seconds }
-
-    private static func jsonList(_ ids: [String]) -> String {
-        String(decoding: (try? JSONEncoder().encode(ids)) ?? Data("[]".utf8), as: UTF8.self)
-    }
 }

@@ -75,10 +75,14 @@ enum CampaignRecord {
     /// `dedupeKey` (`items_live_dedupe`, whose WHERE the query repeats word for word).
     static func counts(of sessions: [String], dedupeKey: String, in db: Database) throws -> [String: (live: Int, holder: Bool)] {
         guard !sessions.isEmpty else { return [:] }
-        let list = String(decoding: try JSONEncoder().encode(sessions), as: UTF8.self)
         var counts: [String: (live: Int, holder: Bool)] = [:]
-        for row in try Row.fetchAll(db.cachedStatement(sql: countsSQL), arguments: [list, dedupeKey]) {
-            counts[row[0]] = (row[1], row[2])
+        counts.reserveCapacity(sessions.count)
+        try RawBinding.query(countsSQL, in: db, bindsAll: true) { statement in
+            RawBinding.text(JSONList.of(sessions), to: statement, at: 1)
+            RawBinding.text(dedupeKey, to: statement, at: 2)
+        } row: { row in
+            guard let session = String.fromStatement(row, atUncheckedIndex: 0) else { return }
+            counts[session] = (Int(sqlite3_column_int64(row, 1)), sqlite3_column_int64(row, 2) != 0)
         }
         return counts
     }

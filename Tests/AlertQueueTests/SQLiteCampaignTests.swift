@@ -175,3 +175,16 @@ private final class WriterHolder: Sendable {
         try await task.withLock { $0 }?.value
     }
 }
+
+@Suite("SQLite JSON lists")
+struct JSONListTests {
+    @Test("A list written by hand reads back through json_each, quotes, backslashes, control characters and all")
+    func roundTrip() throws {
+        let strings = ["plain", "", "quote \" and \\ backslash", "tab\tnew\nline\u{1}", "ünï 🐙", "a/b"]
+        let read = try DatabaseQueue().read { db in
+            try String.fetchAll(db, sql: "SELECT value FROM json_each(?) ORDER BY key", arguments: [JSONList.of(strings)])
+        }
+        #expect(read == strings)
+        #expect(JSONList.of([String]()) == "[]")
+    }
+}
