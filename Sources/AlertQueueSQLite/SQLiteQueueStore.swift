@@ -34,6 +34,8 @@ public struct SQLiteQueueStore: EnqueueAndTakeNext {
     let recentOutcomes = RecentOutcomes()
     /// Checkpoints a file's WAL in the background (none in memory).
     private let checkpointer: Checkpointer?
+    /// Flushes commits off the writer's thread, with durability `full` (see `WALSync`).
+    let sync: WALSync?
     /// The file opened (none in memory), checked after every commit.
     private let file: StoreFile?
     /// The first failure since the last write that succeeded.
@@ -69,10 +71,14 @@ public struct SQLiteQueueStore: EnqueueAndTakeNext {
         configuration.prepareDatabase { db in progress.watch(db) }
         let pool = try DatabasePool(path: path, configuration: configuration)
         // GRDB sets `synchronous = NORMAL` on the writer once it has turned WAL on, after the
-        // configuration's own setup: the durability asked for is set again here.
-        try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = \(durability.synchronous)") }
+        // configuration's own setup. With durability `full` the writer commits without a flush
+        // and `WALSync` flushes off its thread before the writes are answered.
+        let sync = durability == .full ? WALSync(databasePath: path) : nil
+        try pool.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA synchronous = \(sync == nil ? durability.synchronous : SQLiteDurability.process.synchronous)")
+        }
         let file = StoreFile(path: path)
-        let batcher = WriteBatcher(writer: pool, clock: clock, timeout: timeout) { file?.check() }
+        let batcher = WriteBatcher(writer: pool, clock: clock, timeout: timeout, verify: { file?.check() }, sync: sync)
         let checkpointer = try Checkpointer(
             path: path, configuration: Self.configuration(durability: durability, journalSizeLimit: journalSizeLimit),
             progress: progress, clock: clock,
@@ -81,7 +87,8 @@ public struct SQLiteQueueStore: EnqueueAndTakeNext {
             batcher.requestCatchUp()
         }
         try self.init(
-            writer: pool, batcher: batcher, settings: settings, checkpointer: checkpointer, file: file, vacuumPages: vacuumPages)
+            writer: pool, batcher: batcher, settings: settings, checkpointer: checkpointer, sync: sync, file: file,
+            vacuumPages: vacuumPages)
     }
 
     /// A store in memory: gone with the process, otherwise the same as a file.
@@ -91,7 +98,7 @@ public struct SQLiteQueueStore: EnqueueAndTakeNext {
 
     init(
         writer: any DatabaseWriter, batcher: WriteBatcher? = nil, settings: QueueSettings, checkpointer: Checkpointer? = nil,
-        file: StoreFile? = nil, vacuumPages: Int = StoreSpace.vacuumPages
+        sync: WALSync? = nil, file: StoreFile? = nil, vacuumPages: Int = StoreSpace.vacuumPages
     ) throws {
         self.writer = writer
         self.vacuumPages = vacuumPages
@@ -100,6 +107,7 @@ public struct SQLiteQueueStore: EnqueueAndTakeNext {
         sequences = SequenceMemo(stored: ItemRecord.lastSequence, transactionEnd: batcher.transactionEnd)
         eventIDs = SequenceMemo(stored: EventRecord.lastID, transactionEnd: batcher.transactionEnd)
         self.checkpointer = checkpointer
+        self.sync = sync
         self.file = file
         self.policy = QueuePolicy(settings: settings)
         try StoreSpace.vacuumIncrementallyIfNew(writer)
@@ -122,6 +130,7 @@ public struct SQLiteQueueStore: EnqueueAndTakeNext {
     public func close() throws {
         checkpointer?.stop()
         try writer.close()
+        sync?.close()
     }
 
     // MARK: - QueueStore

@@ -18,7 +18,9 @@ import Locking
 /// `stalledSince` tells readiness that a transaction has run too long.
 ///
 /// "Acknowledged means committed": a write returns after its transaction commits and, when
-/// there is a `verify`, after it found the database still where the store opened it.
+/// there is a `verify`, after it found the database still where the store opened it; with a
+/// `sync`, a live write also waits for the WAL's flush after its commit, which runs off the
+/// writer's thread while the next transaction does (see `WALSync`).
 ///
 /// A background write (`writeInBackground`, the retention's purge) gives way to the live ones:
 /// it runs in a transaction of its own, after the live writes waiting with it (it waits at most
@@ -57,6 +59,10 @@ final class WriteBatcher: Sendable {
         var runningSince: Date?
         /// The WAL has grown long: checkpoint on the writer before its next transaction.
         var catchUpWanted = false
+        /// Committed batches waiting for their flush (see `WALSync`), by number, with when
+        /// they committed.
+        var flushing: [UInt64: (writes: [Write], since: Date)] = [:]
+        var committedBatches: UInt64 = 0
     }
 
     private let writer: any DatabaseWriter
@@ -70,12 +76,15 @@ final class WriteBatcher: Sendable {
     private let verify: (@Sendable () -> (any Error)?)?
     /// Told when each transaction ends, before its writes are answered.
     let transactionEnd = TransactionEnd()
+    /// Flushes live commits off the writer, when commits do not flush themselves.
+    private let sync: WALSync?
 
     init(
         writer: any DatabaseWriter, clock: any AlertClock = SystemClock(), timeout: Duration = .seconds(5),
-        verify: (@Sendable () -> (any Error)?)? = nil
+        verify: (@Sendable () -> (any Error)?)? = nil, sync: WALSync? = nil
     ) {
         self.writer = writer
+        self.sync = sync
         self.clock = clock
         let (seconds, attoseconds) = timeout.components
         self.timeout = TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
@@ -108,11 +117,13 @@ final class WriteBatcher: Sendable {
     /// Background writes waiting for their turn.
     var backgroundBacklog: Int { state.withLock { $0.background.count } }
 
-    /// When the transaction running now began, if it has run longer than the timeout.
+    /// When the transaction running now began, or the oldest commit waiting for its flush, if
+    /// it has waited longer than the timeout.
     var stalledSince: Date? {
         let now = clock.now()
         return state.withLock { state in
-            guard let since = state.runningSince, now.timeIntervalSince(since) >= timeout else { return nil }
+            let oldest = ([state.runningSince].compactMap { $0 } + state.flushing.values.map(\.since)).min()
+            guard let since = oldest, now.timeIntervalSince(since) >= timeout else { return nil }
             return since
         }
     }
@@ -192,10 +203,14 @@ final class WriteBatcher: Sendable {
             let unwritten = (state.pending + state.background).filter { $0.arrived <= cutoff }
             state.pending.removeAll { $0.arrived <= cutoff }
             state.background.removeAll { $0.arrived <= cutoff }
-            let uncertain = state.running.filter { $0.arrived <= cutoff }
+            var uncertain = state.running.filter { $0.arrived <= cutoff }
             state.running.removeAll { $0.arrived <= cutoff }
-            let oldest = (state.pending + state.background + state.running).map(\.arrived).min()
-            return (unwritten, uncertain, state.busy ? (oldest ?? now) : nil)
+            for (number, flushing) in state.flushing {
+                uncertain += flushing.writes.filter { $0.arrived <= cutoff }
+                state.flushing[number]?.writes.removeAll { $0.arrived <= cutoff }
+            }
+            let oldest = (state.pending + state.background + state.running + state.flushing.values.flatMap(\.writes)).map(\.arrived).min()
+            return (unwritten, uncertain, state.busy || !state.flushing.isEmpty ? (oldest ?? now) : nil)
         }
         let limit = "\(timeout) s"
         for write in unwritten {
@@ -252,13 +267,35 @@ final class WriteBatcher: Sendable {
                         try commit(batch, isolated: true, answers: &answers, db)
                     }
                     if let failure = verify?() { throw failure }
-                    for answer in answers { answer() }
+                    if let sync, !first.background {
+                        answerAfterFlush(batch, answers: answers, sync: sync, committed: now)
+                    } else {
+                        for answer in answers { answer() }
+                    }
                 } catch {
                     // The transaction did not begin (a closed store, a locked file past the busy
                     // timeout), did not commit, or committed where nobody will read it: every
                     // write of the batch is answered with it, the ones that never ran too.
                     for write in batch { write.failed(error) }
                 }
+            }
+        }
+    }
+
+    /// Answers a committed batch once `sync` has flushed it (or with the flush's failure).
+    /// Meanwhile the batch's writes are watched for the timeout as the running ones are.
+    private func answerAfterFlush(_ batch: [Write], answers: [@Sendable () -> Void], sync: WALSync, committed: Date) {
+        let number = state.withLock { state -> UInt64 in
+            state.committedBatches += 1
+            state.flushing[state.committedBatches] = (batch, committed)
+            return state.committedBatches
+        }
+        sync.afterFlush { [self] failure in
+            let waiting = state.withLock { $0.flushing.removeValue(forKey: number)?.writes } ?? []
+            if let failure {
+                for write in waiting { write.failed(failure) }
+            } else {
+                for answer in answers { answer() }
             }
         }
     }

@@ -265,3 +265,61 @@ struct WriteBatcherTests {
         #expect(batcher.backlog == 0)
     }
 }
+
+/// Commits flushed off the writer's thread (`WALSync`).
+@Suite("Write batcher: flushes off the writer")
+struct WriteBatcherSyncTests {
+    /// A WAL-mode file with a table `t`, and a batcher whose flushes go through `flush`.
+    private func batcher(flush: @escaping @Sendable (Int32) -> Int32) throws -> (WriteBatcher, DatabasePool, () -> Void) {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let path = folder.appendingPathComponent("db.sqlite").path
+        let pool = try DatabasePool(path: path)
+        try pool.write { db in try db.execute(sql: "CREATE TABLE t (x INTEGER PRIMARY KEY)") }
+        let batcher = WriteBatcher(writer: pool, sync: WALSync(databasePath: path, flush: flush))
+        return (batcher, pool, { try? FileManager.default.removeItem(at: folder) })
+    }
+
+    @Test("A live write is answered once a flush after its commit ended; meanwhile the writer commits the next ones")
+    func answeredAfterFlush() async throws {
+        // Given: flushes held until released
+        let release = DispatchSemaphore(value: 0)
+        let flushes = Locked(0)
+        let (batcher, pool, remove) = try batcher { _ in
+            flushes.withLock { $0 += 1 }
+            _ = release.wait(timeout: .now() + 20)
+            return 0
+        }
+        defer { remove() }
+        let answered = Locked<[Int]>([])
+        // When: a live write commits, its flush held; then a background write and another live one
+        let first = Task { try await batcher.write { db in try db.execute(sql: "INSERT INTO t VALUES (1)") }; answered.withLock { $0.append(1) } }
+        let deadline = ContinuousClock.now + .seconds(15)
+        while flushes.withLock({ $0 }) == 0, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(2)) }
+        try await batcher.writeInBackground { db in try db.execute(sql: "INSERT INTO t VALUES (2)") }
+        let second = Task { try await batcher.write { db in try db.execute(sql: "INSERT INTO t VALUES (3)") }; answered.withLock { $0.append(3) } }
+        while try await pool.read({ db in try Int.fetchOne(db, sql: "SELECT count(*) FROM t") }) ?? 0 < 3, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(2))
+        }
+        // Then: all three committed, the background one answered, the live ones not before their flushes
+        #expect(answered.withLock { $0 }.isEmpty)
+        release.signal()
+        try await first.value
+        release.signal()
+        try await second.value
+        #expect(answered.withLock { $0 }.sorted() == [1, 3])
+        #expect(flushes.withLock { $0 } == 2)
+    }
+
+    @Test("A failed flush fails the live writes it covers, with an I/O error; background writes are answered at their commit")
+    func failedFlushFailsWrites() async throws {
+        let (batcher, _, remove) = try batcher { _ in -1 }
+        defer { remove() }
+        try await batcher.writeInBackground { db in try db.execute(sql: "INSERT INTO t VALUES (1)") }
+        await #expect {
+            try await batcher.write { db in try db.execute(sql: "INSERT INTO t VALUES (2)") }
+        } throws: { error in
+            (error as? QueueError)?.storeFailure == .ioError
+        }
+    }
+}
