@@ -45,8 +45,9 @@ extension SQLiteQueueStore {
     /// or `items_campaign_live` (the live items only, however long the history), each as
     /// `QueuePolicy.withdraw` would: one event, the row cancelled with its event id listed, a
     /// withdraw owed for a presenting one. The rows are cancelled by one statement for the
-    /// batch (`RecallSQL.cancel`): a statement per item cost half again as much. When
-    /// `leavingLast` and no more than a batch is left, it changes nothing (`.left`).
+    /// batch (`RecallSQL.cancel`): a statement per item looked each up by ticket and set up its
+    /// cursors and trigger program again, nearly twice the time. When `leavingLast` and no more
+    /// than a batch is left, it changes nothing (`.left`).
     private func recallBatch(_ scope: RecallScope, now: Date, leavingLast: Bool, in db: Database) throws -> RecallBatch {
         let picked = try pick(scope, now: now, in: db)
         let more = picked.count > Self.recallBatch
