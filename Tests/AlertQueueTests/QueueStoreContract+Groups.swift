@@ -173,16 +173,38 @@ extension QueueStoreContract {
         }
     }
 
-    @Test("A recall of more items than a batch takes back every one", arguments: StoreFactory.all)
+    @Test("A recall of more items than a batch takes back every one, once, each in its own timeline", arguments: StoreFactory.all)
     func recallInBatches(_ factory: StoreFactory) async throws {
         try await factory.withStore { store in
+            // Given: the promo queued in 1,234 sessions, presenting in every hundredth
             let sessions = (0..<1_234).map { "s\($0)" }
+            var tickets: [String: String] = [:]
             for start in stride(from: 0, to: sessions.count, by: 100) {
-                _ = try await store.enqueue(copies: sessions[start..<min(start + 100, sessions.count)].map { alert("app/promo", in: $0) }, now: t0)
+                let copies = sessions[start..<min(start + 100, sessions.count)].map { alert("app/promo", in: $0) }
+                for case .success(let enqueued) in try await store.enqueue(copies: copies, now: t0) {
+                    tickets[enqueued.item.session] = enqueued.item.ticket
+                }
             }
-            let recall = try await store.recall(.alert("app/promo"), now: at(1))
-            #expect(recall.cancelled == sessions.count)
-            #expect(try await store.census(now: at(1)) == QueueCensus())
+            let shown = Set(sessions.enumerated().filter { $0.offset % 100 == 0 }.map(\.element))
+            for session in shown { _ = try await store.next(session: session, now: at(1)) }
+            // When
+            let recall = try await store.recall(.alert("app/promo"), now: at(2))
+            // Then: every copy taken back once, with its event; a withdraw owed where it was presenting
+            #expect(recall == Recall(cancelled: sessions.count - shown.count, withdrawn: shown.count, sessions: shown))
+            #expect(try await store.census(now: at(2)) == QueueCensus())
+            let reason: [String: ParameterValue] = ["by": .string("recall")]
+            for session in sessions {
+                let ticket = try #require(tickets[session])
+                let kind: ItemEvent.Kind = shown.contains(session) ? .withdrawn : .cancelled
+                let timeline = try await store.timeline(session: session, ticket: ticket).map(\.event)
+                #expect(timeline.count == (shown.contains(session) ? 3 : 2))
+                #expect(timeline.last == ItemEvent(kind: kind, session: session, ticket: ticket, at: at(2), detail: reason))
+                #expect(try await store.item(session: session, ticket: ticket)?.state == .cancelled)
+            }
+            for session in shown {
+                #expect(try await store.nextDelivery(session: session, now: at(3)) == .withdraw(ticket: try #require(tickets[session])))
+            }
+            #expect(try await store.recall(.alert("app/promo"), now: at(4)) == Recall())
         }
     }
 }

@@ -132,6 +132,35 @@ struct WriteBatcherTests {
         #expect(runs.withLock { $0.last?.synchronous } == 2)
     }
 
+    @Test("Every background write commits without a flush, and every live write between them with one")
+    func backgroundWritesInTurn() async throws {
+        // Given: a file's writer that flushes every commit (FULL)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let pool = try DatabasePool(path: folder.appendingPathComponent("db.sqlite").path)
+        try await pool.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+            try db.execute(sql: "CREATE TABLE t (x INTEGER PRIMARY KEY)")
+        }
+        let batcher = WriteBatcher(writer: pool)
+        // When: background writes one after the other, then live and background writes in turn
+        let level: @Sendable (Int, Database) throws -> Int = { x, db in
+            try db.execute(sql: "INSERT INTO t VALUES (?)", arguments: [x])
+            return try Int.fetchOne(db, sql: "PRAGMA synchronous") ?? -1
+        }
+        var background: [Int] = []
+        var live: [Int] = []
+        for x in 0..<4 { background.append(try await batcher.writeInBackground { db in try level(x, db) }) }
+        for x in 4..<8 {
+            live.append(try await batcher.write { db in try level(x * 2, db) })
+            background.append(try await batcher.writeInBackground { db in try level(x * 2 + 1, db) })
+        }
+        // Then: each background write ran at NORMAL (1), each live one at FULL (2)
+        #expect(background == Array(repeating: 1, count: 8))
+        #expect(live == Array(repeating: 2, count: 4))
+    }
+
     @Test("A write after SQLite ended the batch's transaction fails the batch, and nothing of it commits")
     func transactionEndedUnderTheBatch() async throws {
         // Given: three writes waiting for the writer, the first of which ends the transaction as
