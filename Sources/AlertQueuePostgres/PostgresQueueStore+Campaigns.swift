@@ -102,7 +102,7 @@ extension PostgresQueueStore: CampaignStore {
         }
     }
 
-    /// One batch, one transaction of a few round trips whatever its size (`insertCopies`).
+    /// One batch, one transaction of a few round trips whatever its size (`insertFannedOutCopies`).
     public var fanOutBatch: Int { 500 }
 
     public func runningCampaigns() async throws -> [String] {
@@ -135,7 +135,7 @@ extension PostgresQueueStore: CampaignStore {
                     targets.append(session)
                 }
                 var batch = FanOut(finished: wanted > 0 && page.count < wanted)
-                let results = try await self.insertCopies(targets.map(campaign.copy), now: now, on: connection)
+                let results = try await self.insertFannedOutCopies(targets.map(campaign.copy), now: now, on: connection)
                 for (session, result) in zip(targets, results) {
                     switch result {
                     case .success(let queued) where queued.created: batch.queued.append(session)
