@@ -164,6 +164,7 @@ extension PostgresQueueStore: CampaignStore {
             let known = try await connection.query("SELECT 1 FROM alertd.campaigns WHERE id = \(id)", logger: self.logger).collect()
             guard !known.isEmpty else { return nil }
             var progress = CampaignProgress()
+            var ended = 0
             let states = try await connection.query(
                 "SELECT state, deliveries > 0, count(*)::bigint FROM alertd.items WHERE campaign_id = \(id) GROUP BY 1, 2",
                 logger: self.logger
@@ -171,12 +172,16 @@ extension PostgresQueueStore: CampaignStore {
             for row in states {
                 let (state, delivered, count) = try row.decode((String, Bool, Int).self)
                 progress.add(state: state, delivered: delivered, count: count)
+                if state == "done" || state == "cancelled" { ended += count }
             }
+            // Acks and withdrawals end a copy (done, cancelled): only those copies' timelines are
+            // read, none while a campaign is still fanning out (every copy's, 20 ms at 20,000).
+            guard ended > 0 else { return progress }
             let events = try await connection.query(
                 """
                 SELECT e.type, coalesce(e.detail->>'action', ''), count(*)::bigint
                 FROM alertd.items AS i JOIN alertd.events AS e ON e.session = i.session AND e.ticket = i.ticket
-                WHERE i.campaign_id = \(id) AND e.type IN ('acknowledged', 'withdrawn')
+                WHERE i.campaign_id = \(id) AND i.state IN ('done', 'cancelled') AND e.type IN ('acknowledged', 'withdrawn')
                 GROUP BY 1, 2
                 """, logger: self.logger
             ).collect()
