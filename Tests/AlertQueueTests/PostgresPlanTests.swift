@@ -22,6 +22,11 @@ struct PostgresPlanTests {
         alertd.enqueue_counted(ARRAY['ticket-%@'], ARRAY['probe-%@'], ARRAY['{"alert":"app/x"}'], ARRAY[500]::bigint[], \
         ARRAY['modal'], ARRAY['k-%@'], ARRAY['NaN']::float8[], ARRAY['NaN']::float8[], ARRAY[false], ARRAY['NaN']::float8[], 100)
         """,
+        """
+        alertd.enqueue_copies(ARRAY['ticket-%@'], ARRAY['probe-%@'], ARRAY['{"alert":"app/x"}'], ARRAY[500]::bigint[], \
+        ARRAY['modal'], ARRAY['k-%@'], ARRAY['NaN']::float8[], ARRAY['NaN']::float8[], ARRAY[false], ARRAY['NaN']::float8[], \
+        ARRAY['g'], ARRAY['c-%@'], 100)
+        """,
     ]
 
     @Test(
@@ -70,6 +75,48 @@ struct PostgresPlanTests {
         // Then: a few index pages and the sessions' rows — not every live item (340 to 700 pages
         // with a plan kept from when the table was small)
         #expect(pages < 100, "\(call) read \(pages) pages")
+    }
+
+    @Test("A page of a topic's or a list's audience reads its own entries, though the statistics were taken when it was empty")
+    func audiencePageStaysNarrow() async throws {
+        // Given: statistics taken over empty tables (autovacuum off), then a topic and a list of 20,000 sessions
+        let database = try await PostgresTestDatabase.make()
+        defer { database.remove() }
+        let store = try database.open()
+        try await store.migrate()
+        let logger = store.logger
+        let pages = try await store.pool.withConnection { connection in
+            for table in ["session_topics", "campaign_sessions"] {
+                try await connection.query(
+                    PostgresQuery(unsafeSQL: "ALTER TABLE alertd.\(table) SET (autovacuum_enabled = off)"), logger: logger)
+                try await connection.query(PostgresQuery(unsafeSQL: "ANALYZE alertd.\(table)"), logger: logger)
+            }
+            try await connection.query(
+                """
+                INSERT INTO alertd.session_topics (topic, session) SELECT 'bench', 's-' || lpad(g::text, 6, '0')
+                FROM generate_series(1, 20000) AS g
+                """, logger: logger)
+            try await connection.query(
+                """
+                INSERT INTO alertd.campaign_sessions (campaign, position, session) SELECT 'list', g, 's-' || g
+                FROM generate_series(0, 19999) AS g
+                """, logger: logger)
+            // When: a page of 500 from the start of each, the fewest pages of three calls (a
+            // call's first planning reads the catalog)
+            var pages: [Int] = []
+            for call in ["alertd.topic_page('bench', '', 500)", "alertd.list_page('list', 0, 500)"] {
+                var fewest = Int.max
+                for _ in 0..<3 {
+                    let sql = "EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) SELECT * FROM " + call
+                    let plan = try await connection.query(PostgresQuery(unsafeSQL: sql), logger: logger).collect()
+                    fewest = min(fewest, try Self.sharedBlocks(inPlan: try plan[0].decode(String.self)))
+                }
+                pages.append(fewest)
+            }
+            return pages
+        }
+        // Then: the page's own index and heap pages, not every entry of the topic or list (about 200)
+        #expect(pages.allSatisfy { $0 < 60 }, "pages read: \(pages)")
     }
 
     /// `count` live items in as many sessions as items, up to 5,000.
