@@ -101,22 +101,25 @@ struct PostgresPlanTests {
                 INSERT INTO alertd.campaign_sessions (campaign, position, session) SELECT 'list', g, 's-' || g
                 FROM generate_series(0, 19999) AS g
                 """, logger: logger)
-            // When: a page of 500 from the start of each, the fewest pages of three calls (a
-            // call's first planning reads the catalog)
-            var pages: [Int] = []
+            // When: a page of 500 from the start of each, measured ten times. Each call plans
+            // the function's query, which reads the catalog again when its cached entries were
+            // invalidated (other tests creating and dropping databases in the cluster): about 420
+            // pages, up to half of the calls in a full test run.
+            var pages: [[Int]] = []
             for call in ["alertd.topic_page('bench', '', 500)", "alertd.list_page('list', 0, 500)"] {
-                var fewest = Int.max
-                for _ in 0..<3 {
+                var measured: [Int] = []
+                for _ in 0..<10 {
                     let sql = "EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) SELECT * FROM " + call
                     let plan = try await connection.query(PostgresQuery(unsafeSQL: sql), logger: logger).collect()
-                    fewest = min(fewest, try Self.sharedBlocks(inPlan: try plan[0].decode(String.self)))
+                    measured.append(try Self.sharedBlocks(inPlan: try plan[0].decode(String.self)))
                 }
-                pages.append(fewest)
+                pages.append(measured)
             }
             return pages
         }
-        // Then: the page's own index and heap pages, not every entry of the topic or list (about 200)
-        #expect(pages.allSatisfy { $0 < 60 }, "pages read: \(pages)")
+        // Then: the fewest are the page's own index and heap pages, not every entry of the topic
+        // or list (about 200)
+        #expect(pages.allSatisfy { $0.min()! < 60 }, "pages read: \(pages)")
     }
 
     /// `count` live items in as many sessions as items, up to 5,000.
