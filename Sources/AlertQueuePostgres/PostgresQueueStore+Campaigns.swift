@@ -103,7 +103,9 @@ extension PostgresQueueStore: CampaignStore {
     }
 
     /// One batch, one transaction of a few round trips whatever its size (`insertFannedOutCopies`).
-    public var fanOutBatch: Int { 500 }
+    /// 1,000 rather than 500: a batch's fixed cost (round trips, commit) was a third of a 500-copy
+    /// batch; a live write to a session of the batch waits for its commit (about 35 ms on 2 cores).
+    public var fanOutBatch: Int { 1_000 }
 
     public func runningCampaigns() async throws -> [String] {
         try await perform { connection in
