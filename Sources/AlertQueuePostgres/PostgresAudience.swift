@@ -5,7 +5,8 @@ import PostgresNIO
 
 /// A campaign's audience, read in pages in a fixed order from the campaign's cursor (the position
 /// reached in an explicit list, else the last session reached, in session order), and asked
-/// which of some sessions it holds: one statement each.
+/// which of some sessions it holds: one statement each. A topic's and a list's pages are read
+/// in their key's order (`audiencePagesFunctions`).
 struct PostgresAudience {
     let campaign: Campaign
     let connection: PostgresConnection
@@ -16,11 +17,7 @@ struct PostgresAudience {
         switch campaign.audience {
         case .sessions:
             let from = cursor.flatMap(Int.init) ?? 0
-            let sessions = try await strings(
-                """
-                SELECT session FROM alertd.campaign_sessions WHERE campaign = \(campaign.id) AND position >= \(from)
-                ORDER BY position LIMIT \(limit)
-                """)
+            let sessions = try await strings("SELECT s FROM alertd.list_page(\(campaign.id), \(from)::integer, \(limit)::integer) AS s")
             return (sessions, String(from + sessions.count))
         case .users, .topic, .seenWithin:
             let sessions = try await strings(keysetPage(after: cursor ?? "", limit: limit))
@@ -68,7 +65,7 @@ struct PostgresAudience {
             ORDER BY session LIMIT \(limit)
             """
         case .topic(let topic):
-            "SELECT session FROM alertd.session_topics WHERE topic = \(topic) AND session > \(cursor) ORDER BY session LIMIT \(limit)"
+            "SELECT s FROM alertd.topic_page(\(topic), \(cursor), \(limit)::integer) AS s"
         case .seenWithin(let seconds):
             """
             SELECT session FROM alertd.sessions_known WHERE last_seen >= \(cutoff(seconds)) AND session > \(cursor)

@@ -102,8 +102,10 @@ extension PostgresQueueStore: CampaignStore {
         }
     }
 
-    /// One batch, one transaction of a few round trips whatever its size (`insertCopies`).
-    public var fanOutBatch: Int { 500 }
+    /// One batch, one transaction of a few round trips whatever its size (`insertFannedOutCopies`).
+    /// 1,000 rather than 500: a batch's fixed cost (round trips, commit) was a third of a 500-copy
+    /// batch; a live write to a session of the batch waits for its commit (about 35 ms on 2 cores).
+    public var fanOutBatch: Int { 1_000 }
 
     public func runningCampaigns() async throws -> [String] {
         try await perform { connection in
@@ -135,7 +137,7 @@ extension PostgresQueueStore: CampaignStore {
                     targets.append(session)
                 }
                 var batch = FanOut(finished: wanted > 0 && page.count < wanted)
-                let results = try await self.insertCopies(targets.map(campaign.copy), now: now, on: connection)
+                let results = try await self.insertFannedOutCopies(targets.map(campaign.copy), now: now, on: connection)
                 for (session, result) in zip(targets, results) {
                     switch result {
                     case .success(let queued) where queued.created: batch.queued.append(session)
@@ -164,6 +166,7 @@ extension PostgresQueueStore: CampaignStore {
             let known = try await connection.query("SELECT 1 FROM alertd.campaigns WHERE id = \(id)", logger: self.logger).collect()
             guard !known.isEmpty else { return nil }
             var progress = CampaignProgress()
+            var ended = 0
             let states = try await connection.query(
                 "SELECT state, deliveries > 0, count(*)::bigint FROM alertd.items WHERE campaign_id = \(id) GROUP BY 1, 2",
                 logger: self.logger
@@ -171,12 +174,16 @@ extension PostgresQueueStore: CampaignStore {
             for row in states {
                 let (state, delivered, count) = try row.decode((String, Bool, Int).self)
                 progress.add(state: state, delivered: delivered, count: count)
+                if state == "done" || state == "cancelled" { ended += count }
             }
+            // Acks and withdrawals end a copy (done, cancelled): only those copies' timelines are
+            // read, none while a campaign is still fanning out (every copy's, 20 ms at 20,000).
+            guard ended > 0 else { return progress }
             let events = try await connection.query(
                 """
                 SELECT e.type, coalesce(e.detail->>'action', ''), count(*)::bigint
                 FROM alertd.items AS i JOIN alertd.events AS e ON e.session = i.session AND e.ticket = i.ticket
-                WHERE i.campaign_id = \(id) AND e.type IN ('acknowledged', 'withdrawn')
+                WHERE i.campaign_id = \(id) AND i.state IN ('done', 'cancelled') AND e.type IN ('acknowledged', 'withdrawn')
                 GROUP BY 1, 2
                 """, logger: self.logger
             ).collect()

@@ -148,6 +148,10 @@ extension PostgresQueueStore {
             ]),
         // Campaigns: their rows, their explicit audiences, and each copy's campaign.
         Migration(name: "campaigns", statements: campaignsSchema),
+        // A fan-out's copies in one statement, their group and campaign written with the row.
+        Migration(name: "enqueueCopiesFunction", statements: [enqueueCopiesFunction]),
+        // A topic's or a list's next page read in its key's order, whatever the statistics.
+        Migration(name: "audiencePages", statements: audiencePagesFunctions),
     ]
 
     /// `alertd.lock_session(session, with_sequence, states, ticket)`: a write's first round trip.

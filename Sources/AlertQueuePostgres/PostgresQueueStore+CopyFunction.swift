@@ -1,0 +1,103 @@
+import PostgresNIO
+
+/// `alertd.enqueue_copies(...)` (migration `enqueueCopiesFunction`): `alertd.enqueue_counted` for
+/// a fan-out's copies, which writes each copy's group and campaign with the row. The general way
+/// inserted the rows, then updated both columns: every row written twice, with its indexes,
+/// which was a third of a fan-out batch's time.
+///
+/// Same arguments as `enqueue_counted`, and `p_groups`, `p_campaigns` ('' for none); the same
+/// sessions held back (a live dedupe key, a HUD where a HUD is queued, a lease or TTL that may
+/// have ended, no room in the queue, a key or a HUD twice for a session, several enqueues with a
+/// TTL). It counts only each session's live items: a fan-out reports no positions, so the queued
+/// items ahead of each copy are not counted. A second copy of a campaign on a session fails the
+/// statement (`items_campaign`): the caller asks for sessions without one, under the campaign's
+/// lock. It writes no events (the caller does, as the policy records them). It returns one row:
+/// `now()`, the sequences, the sessions held back, and each copy's session's live items.
+extension PostgresQueueStore {
+    static let enqueueCopiesFunction: PostgresQuery = """
+        CREATE FUNCTION alertd.enqueue_copies(
+            p_tickets text[], p_sessions text[], p_contents text[], p_priorities bigint[], p_lanes text[],
+            p_dedupe_keys text[], p_ttls float8[], p_expires float8[], p_at_heads boolean[], p_nows float8[],
+            p_groups text[], p_campaigns text[], p_max_live integer)
+        RETURNS TABLE (o_now float8, o_next_sequences bigint[], o_held_back text[], o_live bigint[])
+        LANGUAGE plpgsql VOLATILE SET plan_cache_mode = force_generic_plan SET enable_seqscan = off AS $$
+        DECLARE
+            v_now float8 := extract(epoch FROM now())::float8;
+            v_next bigint[] := '{}';
+            v_held_back text[];
+            v_live bigint[];
+            v_check text[];
+            v_ended text[];
+        BEGIN
+            INSERT INTO alertd.sessions AS s (session)
+            SELECT DISTINCT u.session FROM unnest(p_sessions) AS u(session) ORDER BY u.session
+            ON CONFLICT (session) DO UPDATE SET changed_by = pg_current_xact_id();
+            FOR v_index IN 1..cardinality(p_tickets) LOOP
+                v_next := v_next || nextval('alertd.item_sequence');
+            END LOOP;
+            -- From live_counts alone, through its key: each copy's session's live items, the
+            -- sessions where a HUD copy meets a queued HUD, and those where something may have ended.
+            SELECT array_agg(coalesce(l.n, 0) ORDER BY r.ord),
+                coalesce(array_agg(r.session) FILTER (WHERE r.lane = 'hud' AND l.huds), '{}'),
+                coalesce(array_agg(r.session) FILTER (WHERE l.may_end), '{}')
+            INTO v_live, v_held_back, v_check
+            FROM unnest(p_sessions, p_lanes) WITH ORDINALITY AS r(session, lane, ord)
+            LEFT JOIN LATERAL (
+                SELECT sum(c.n) AS n, bool_or(c.state = 'queued' AND c.lane = 'hud') AS huds,
+                    bool_or(c.state = 'presenting' OR c.timed) AS may_end
+                FROM alertd.live_counts AS c WHERE c.session = r.session) AS l ON true;
+            IF cardinality(v_check) > 0 THEN
+                EXECUTE $query$
+                    SELECT coalesce(array_agg(n.session), '{}') FROM unnest($1, $2) AS n(session, at)
+                    WHERE n.session = ANY($3) AND (
+                        EXISTS (SELECT 1 FROM alertd.items AS p
+                            WHERE p.session = n.session AND p.state = 'presenting' AND p.lease_until <= n.at + 0.001)
+                        OR EXISTS (SELECT 1 FROM alertd.items AS e
+                            WHERE e.session = n.session AND e.state = 'queued' AND e.expires_at <= n.at + 0.001))
+                    $query$ INTO v_ended
+                    USING p_sessions, (SELECT array_agg(coalesce(nullif(t, 'NaN'), v_now)) FROM unnest(p_nows) AS t), v_check;
+                v_held_back := v_held_back || v_ended;
+            END IF;
+            WITH batch AS (
+                SELECT n.session, n.dedupe_key, n.lane, n.ttl, n.live
+                FROM unnest(p_sessions, p_dedupe_keys, p_lanes, p_ttls, v_live) AS n(session, dedupe_key, lane, ttl, live))
+            SELECT v_held_back || coalesce(array_agg(h.session), '{}') INTO v_held_back FROM (
+                SELECT n.session FROM batch AS n GROUP BY n.session, n.dedupe_key HAVING count(*) > 1
+                UNION ALL
+                SELECT n.session FROM batch AS n WHERE n.lane = 'hud' GROUP BY n.session HAVING count(*) > 1
+                UNION ALL
+                SELECT n.session FROM batch AS n GROUP BY n.session
+                HAVING count(*) > 1 AND bool_or(n.ttl <> 'NaN') OR count(*) + max(n.live) > p_max_live
+            ) AS h;
+            SELECT coalesce(array_agg(DISTINCT h), '{}') INTO v_held_back FROM unnest(v_held_back) AS h;
+            -- A live duplicate is found by the insert itself: its session is held back, and what
+            -- the batch inserted there removed.
+            WITH inserted AS (
+                INSERT INTO alertd.items (ticket, session, content, priority, lane, dedupe_key, state, sequence,
+                    enqueued_at, expires_at, deliveries, lease_until, at_head, group_id, campaign_id)
+                SELECT n.ticket, n.session, n.content::jsonb, n.priority, n.lane, n.dedupe_key, 'queued', n.sequence, n.at,
+                    coalesce(nullif(n.expires, 'NaN'), n.at + nullif(n.ttl, 'NaN')), 0, NULL, n.at_head,
+                    nullif(n.group_id, ''), nullif(n.campaign_id, '')
+                FROM (
+                    SELECT u.*, coalesce(nullif(u.now, 'NaN'), v_now) AS at
+                    FROM unnest(p_tickets, p_sessions, p_contents, p_priorities, p_lanes, p_dedupe_keys, v_next, p_ttls,
+                        p_expires, p_at_heads, p_nows, p_groups, p_campaigns)
+                        AS u(ticket, session, content, priority, lane, dedupe_key, sequence, ttl, expires, at_head, now,
+                            group_id, campaign_id)
+                ) AS n
+                WHERE n.session <> ALL(v_held_back)
+                ORDER BY n.sequence
+                ON CONFLICT (session, dedupe_key) WHERE state IN ('queued', 'presenting') DO NOTHING
+                RETURNING ticket)
+            SELECT coalesce(array_agg(DISTINCT u.session), '{}') INTO v_ended
+            FROM unnest(p_tickets, p_sessions) AS u(ticket, session)
+            WHERE u.session <> ALL(v_held_back) AND u.ticket NOT IN (SELECT ticket FROM inserted);
+            IF cardinality(v_ended) > 0 THEN
+                DELETE FROM alertd.items WHERE ticket = ANY(p_tickets) AND session = ANY(v_ended);
+                v_held_back := v_held_back || v_ended;
+            END IF;
+            RETURN QUERY SELECT v_now, v_next, v_held_back, v_live;
+        END
+        $$
+        """
+}
