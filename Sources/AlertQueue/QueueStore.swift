@@ -23,6 +23,9 @@ public protocol QueueStore: SessionDirectory {
     /// taken back meanwhile, oldest first, each handed once), else what `next` delivers.
     func nextDelivery(session: String, now: Date) async throws -> Delivery?
 
+    /// Whether the session is owed a withdraw (what `nextDelivery` hands it first).
+    func isOwedWithdraw(session: String) async throws -> Bool
+
     /// Ends the lease of a presenting item (`done`), keeps `input` (what the user typed) with it,
     /// and queues what `chain` answers first in its lane, in the same step. Throws `notFound` for
     /// an unknown ticket, `gone` for a cancelled, expired or dead one. Acknowledging a done item
@@ -154,11 +157,12 @@ extension QueueStore {
 
     /// `enqueue`, then, when it created the item, `next` for the session: for a consumer that
     /// already waits for the session. One step where the store can (`EnqueueAndTakeNext`), else
-    /// two. A duplicate delivers nothing.
+    /// two. A duplicate delivers nothing; nor does a session owed a withdraw (its consumer is to
+    /// look with `nextDelivery`, which hands the withdraw first).
     public func enqueueThenNext(_ item: NewItem, now: Date) async throws -> (enqueued: EnqueueResult, delivered: QueueItem?) {
         if let store = self as? any EnqueueAndTakeNext { return try await store.enqueueAndTakeNext(item, now: now) }
         let enqueued = try await enqueue(item, now: now)
-        guard enqueued.created else { return (enqueued, nil) }
+        guard enqueued.created, try await !isOwedWithdraw(session: item.session) else { return (enqueued, nil) }
         return (enqueued, try await next(session: item.session, now: now))
     }
 

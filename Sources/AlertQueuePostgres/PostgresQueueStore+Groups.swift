@@ -92,6 +92,15 @@ extension PostgresQueueStore {
         }
     }
 
+    public func isOwedWithdraw(session: String) async throws -> Bool {
+        try await perform { connection in
+            let rows = try await connection.query(
+                "SELECT EXISTS (SELECT 1 FROM alertd.withdrawals WHERE session = \(session))", logger: self.logger
+            ).collect()
+            return try rows.first?.decode(Bool.self) ?? false
+        }
+    }
+
     /// Takes back the live copies of `group` but `answered`, in the ack's transaction: their
     /// sessions' windows locked in one round trip, in session order; queued copies cancelled,
     /// presenting ones withdrawn and owed to their devices.

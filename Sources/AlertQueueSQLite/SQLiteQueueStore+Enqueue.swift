@@ -54,7 +54,9 @@ extension SQLiteQueueStore {
             window = read
         }
         var result = try policy.enqueue(candidate, into: &items, now: now, onDuplicate: new.onDuplicate, origin: new.origin)
-        let delivered = delivering && result.created ? try deliver(from: &items, now: now, in: db) : nil
+        // A session owed a withdraw gets it first: its poll then looks for itself.
+        let deliverable = try delivering && result.created && !WithdrawalRecord.isOwed(session: new.session, in: db)
+        let delivered = deliverable ? try deliver(from: &items, now: now, in: db) : nil
         try save(items, in: db)
         // A refresh may have moved the item among priorities or lanes: its place is counted
         // again as written (the counts of the window were of its place before).

@@ -37,6 +37,10 @@ extension SQLiteQueueStore {
         }
     }
 
+    public func isOwedWithdraw(session: String) async throws -> Bool {
+        try read { db in try WithdrawalRecord.isOwed(session: session, in: db) }
+    }
+
     /// `next`'s step: the session's window read for a delivery, the best item delivered, written.
     func deliverNext(session: String, now: Date, in db: Database) throws -> QueueItem? {
         var window = try SessionWindow(session: session, now: now, in: db, contents: contents)

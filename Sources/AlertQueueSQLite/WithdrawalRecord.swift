@@ -65,6 +65,19 @@ enum WithdrawalRecord {
         """
 
     /// Forgets what the session is owed: its erasure.
+    /// Whether `session` is owed a withdraw (which its next delivery must be).
+    static func isOwed(session: String, in db: Database) throws -> Bool {
+        var owed = false
+        try RawBinding.query(isOwedSQL, in: db, bindsAll: true) { statement in
+            RawBinding.text(session, to: statement, at: 1)
+        } row: { row in
+            owed = sqlite3_column_int64(row, 0) != 0
+        }
+        return owed
+    }
+
+    private static let isOwedSQL = "SELECT EXISTS (SELECT 1 FROM withdrawals WHERE session = ?)"
+
     static func forget(session: String, in db: Database) throws {
         try db.execute(sql: "DELETE FROM withdrawals WHERE session = ?", arguments: [session])
     }

@@ -96,3 +96,26 @@ extension QueueStoreContract {
         }
     }
 }
+
+/// A session owed a withdraw is handed nothing by `enqueueThenNext`: its poll looks for itself,
+/// and `nextDelivery` gives it the withdraw before the new item.
+extension QueueStoreContract {
+    @Test("An enqueue for a waiting poll delivers nothing while its session is owed a withdraw", arguments: StoreFactory.all)
+    func enqueueThenNextLeavesWithdrawFirst(_ factory: StoreFactory) async throws {
+        try await factory.withStore { store in
+            // Given: the tablet shows a copy the phone answered, so the tablet is owed its withdraw
+            let tickets = try await store.enqueue(copies: copies("app/promo", on: ["phone", "tablet"], group: "g"), now: t0)
+                .map { try $0.get().item.ticket }
+            _ = try #require(try await store.next(session: "phone", now: at(1)))
+            _ = try #require(try await store.next(session: "tablet", now: at(1)))
+            _ = try await store.acknowledge(session: "phone", ticket: tickets[0], input: nil, now: at(2)) { _ in AckAnswer() }
+            // When
+            let (enqueued, handed) = try await store.enqueueThenNext(alert("app/news", in: "tablet"), now: at(3))
+            // Then: queued, not delivered; the withdraw comes first, then the new item
+            #expect(enqueued.created)
+            #expect(handed == nil)
+            #expect(try await store.nextDelivery(session: "tablet", now: at(4)) == .withdraw(ticket: tickets[1]))
+            #expect(try await store.nextDelivery(session: "tablet", now: at(5))?.item?.ticket == enqueued.item.ticket)
+        }
+    }
+}

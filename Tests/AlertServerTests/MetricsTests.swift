@@ -173,6 +173,7 @@ private struct UnreachableStore: QueueStore {
     func enqueue(copies: [NewItem], now: Date) async throws -> [Result<EnqueueResult, QueueError>] { throw Self.error }
     func next(session: String, now: Date) async throws -> QueueItem? { throw Self.error }
     func nextDelivery(session: String, now: Date) async throws -> Delivery? { throw Self.error }
+    func isOwedWithdraw(session: String) async throws -> Bool { throw Self.error }
     func acknowledge(
         session: String, ticket: String, input: String?, now: Date, answer: @escaping @Sendable (QueueItem) throws -> AckAnswer
     ) async throws -> Acknowledgement { throw Self.error }
