@@ -89,11 +89,19 @@ extension SQLiteQueueStore {
             let delivering = run.delivering.contains(session)
             // Most sessions hold no live item with the copy's key and have room: the copy is
             // only inserted, which the counts alone tell (as `enqueue_counted` does on
-            // PostgreSQL), and no item is read. The others go the enqueue's whole way.
-            if !delivering, copy.lane != .hud, let count = counts[session], !count.holder, count.live < policy.settings.maxQueueLength {
+            // PostgreSQL), and no item is read; so is it delivered to a waiting poll when the
+            // session holds no live item at all. The others go the enqueue's whole way.
+            if copy.lane != .hud, let count = counts[session], !count.holder, count.live < policy.settings.maxQueueLength,
+                !delivering || count.live == 0
+            {
                 let item = policy.makeItem(copy, ticket: ticket, sequence: try sequences.next(in: db), now: run.now)
                 var items = SessionItems(session: session, items: [], unloaded: .init(window: [], live: count.live, positioned: [(item, 0)]))
                 _ = try policy.enqueue(item, into: &items, now: run.now, onDuplicate: copy.onDuplicate, origin: copy.origin)
+                if delivering, try !WithdrawalRecord.isOwed(session: session, in: db),
+                    let shown = try deliver(from: &items, now: run.now, in: db)
+                {
+                    run.batch.delivered[session] = shown
+                }
                 try save(items, in: db)
                 run.batch.queued.append(session)
                 continue

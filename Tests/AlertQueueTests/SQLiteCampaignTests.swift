@@ -88,21 +88,29 @@ struct SQLiteCampaignTests {
         defer { remove() }
         let store = try SQLiteQueueStore(path: path)
         defer { try? store.close() }
-        try await store.createCampaign(promo("promo", to: ["a", "b", "c"]))
+        try await store.createCampaign(promo("promo", to: ["a", "b", "c", "w"]))
         _ = try await store.enqueue(alert("app/other", in: "b", priority: 900), now: t0)
         _ = try await store.next(session: "b", now: t0)
-        // When: a's and b's polls wait, b's lane busy with another alert; x is not in the audience
-        let batch = try await store.fanOut(campaign: "promo", first: ["a", "b", "x"], limit: 10, delivering: ["a", "b", "x"], now: at(1))
+        // w showed a copy its user answered on another device: it is owed the withdraw
+        var copies = [alert("app/group", in: "w"), alert("app/group", in: "w2")]
+        for index in copies.indices { copies[index].group = "g" }
+        let tickets = try await store.enqueue(copies: copies, now: t0).map { try $0.get().item.ticket }
+        for session in ["w", "w2"] { _ = try await store.next(session: session, now: t0) }
+        _ = try await store.acknowledge(session: "w2", ticket: tickets[1], input: nil, now: t0) { _ in AckAnswer() }
+        // When: a's, b's and w's polls wait, b's lane busy with another alert; x is not in the audience
+        let batch = try await store.fanOut(
+            campaign: "promo", first: ["a", "b", "w", "x"], limit: 10, delivering: ["a", "b", "w", "x"], now: at(1))
         // Then
-        #expect(batch.queued == ["a", "b", "c"])
+        #expect(batch.queued == ["a", "b", "w", "c"])
         #expect(batch.delivered.keys.sorted() == ["a"])
         let shown = try #require(batch.delivered["a"])
         #expect(shown.state == .presenting && shown.deliveries == 1 && shown.content == .alert(id: "app/promo", parameters: [:]))
         #expect(try await store.items(session: "a", now: at(1)).map(\.state) == [.presenting])
         #expect(try await store.items(session: "c", now: at(1)).map(\.state) == [.queued])
         #expect(try await store.next(session: "a", now: at(2)) == nil)
+        #expect(try await store.nextDelivery(session: "w", now: at(2)) == .withdraw(ticket: tickets[0]))
         var progress = CampaignProgress()
-        progress.queued = 2
+        progress.queued = 3
         progress.presenting = 1
         progress.delivered = 1
         #expect(try await store.progress(campaign: "promo") == progress)
