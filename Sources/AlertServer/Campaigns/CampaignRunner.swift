@@ -75,41 +75,71 @@ public final class CampaignRunner: Sendable {
         for id in running where !Task.isCancelled { await fanOut(id) }
     }
 
+    /// First the sessions whose polls wait, then the rest of the audience.
+    private func fanOut(_ id: String) async {
+        do {
+            var reached = 0
+            if try await serveWaiting(id, reached: &reached) || Task.isCancelled { return }
+            try await serveRest(id, reached: &reached)
+        } catch {
+            logger.warning("campaign batch failed; tried again later", metadata: ["campaign": "\(id)", "error": "\(error)"])
+        }
+    }
+
     /// Each waiting poll of the sessions passed first is claimed, and handed what `next`
     /// delivered for it in the batch's own transaction, or woken to look itself. Sessions a
-    /// batch ended before (`FanOut.unreached`) stay claimed and go first in the next.
-    private func fanOut(_ id: String) async {
+    /// batch ended before (`FanOut.unreached`) stay claimed and go first in the next. Whether
+    /// the campaign is finished.
+    private func serveWaiting(_ id: String, reached: inout Int) async throws -> Bool {
         var waiting = polls.waitingSessions[...]
         var claimed: [String: LongPolls.Look] = [:]
         var carried: [String] = []
-        var reached = 0
         defer { for look in claimed.values { look(nil) } }
-        while !Task.isCancelled {
+        while !Task.isCancelled, !waiting.isEmpty || !carried.isEmpty {
             var chunk = carried
             while chunk.count < firstBatchSize, let session = waiting.popFirst() {
                 chunk.append(session)
                 claimed[session] = polls.claim(session)
             }
-            do {
-                let batch = try await store.fanOut(
-                    campaign: id, first: chunk, limit: chunk.isEmpty ? batchSize : chunk.count, delivering: Set(claimed.keys),
-                    now: clock.now())
-                carried = batch.unreached
-                let unreached = Set(carried)
-                for session in chunk where !unreached.contains(session) {
-                    claimed.removeValue(forKey: session)?(batch.delivered[session])
-                }
-                reached += batch.queued.count
-                for session in batch.queued { polls.notify(session) }
-                if !batch.queued.isEmpty { polls.feed.notify() }
-                if batch.finished {
-                    logger.info("campaign fanned out", metadata: ["campaign": "\(id)", "queued": "\(reached)"])
+            let batch = try await store.fanOut(campaign: id, first: chunk, limit: chunk.count, delivering: Set(claimed.keys), now: clock.now())
+            carried = batch.unreached
+            let unreached = Set(carried)
+            for session in chunk where !unreached.contains(session) {
+                claimed.removeValue(forKey: session)?(batch.delivered[session])
+            }
+            if done(id, batch, reached: &reached) { return true }
+        }
+        return false
+    }
+
+    /// The audience in order, two batches asked for at a time: the second waits in the
+    /// store's queue while the first runs, so the writer goes from one to the next (and back
+    /// from live writes) without waiting for this task. Each batch reads the cursor the one
+    /// before left.
+    private func serveRest(_ id: String, reached: inout Int) async throws {
+        try await withThrowingTaskGroup(of: FanOut.self) { group in
+            let batch = { @Sendable [store, clock, batchSize] in
+                try await store.fanOut(campaign: id, first: [], limit: batchSize, delivering: [], now: clock.now())
+            }
+            group.addTask(operation: batch)
+            group.addTask(operation: batch)
+            while let finished = try await group.next() {
+                if done(id, finished, reached: &reached) || Task.isCancelled {
+                    group.cancelAll()
                     return
                 }
-            } catch {
-                logger.warning("campaign batch failed; tried again later", metadata: ["campaign": "\(id)", "error": "\(error)"])
-                return
+                group.addTask(operation: batch)
             }
         }
+    }
+
+    /// Wakes the polls of the sessions `batch` queued for; whether it finished the campaign.
+    private func done(_ id: String, _ batch: FanOut, reached: inout Int) -> Bool {
+        reached += batch.queued.count
+        for session in batch.queued { polls.notify(session) }
+        if !batch.queued.isEmpty { polls.feed.notify() }
+        guard batch.finished else { return false }
+        logger.info("campaign fanned out", metadata: ["campaign": "\(id)", "queued": "\(reached)"])
+        return true
     }
 }
