@@ -128,8 +128,8 @@ struct SQLiteCampaignTests {
         // of them), and another live write arriving meanwhile
         let holder = WriterHolder(store)
         try await holder.hold()
-        let waiting = Array(sessions.suffix(40).reversed())
-        let first = Task { try await store.fanOut(campaign: "promo", first: waiting, limit: 40, now: t0) }
+        let waiting = Array(sessions.suffix(80).reversed())
+        let first = Task { try await store.fanOut(campaign: "promo", first: waiting, limit: 80, now: t0) }
         while store.batcher.backgroundBacklog == 0 { await Task.yield() }
         let next = WriterHolder(store)
         async let nextHeld: Void = next.hold()
