@@ -46,30 +46,8 @@ extension PostgresQueueStore {
                 SELECT sum(c.n) AS n, bool_or(c.state = 'queued' AND c.lane = 'hud') AS huds,
                     bool_or(c.state = 'presenting' OR c.timed) AS may_end
                 FROM alertd.live_counts AS c WHERE c.session = r.session) AS l ON true;
-            IF cardinality(v_check) > 0 THEN
-                EXECUTE $query$
-                    SELECT coalesce(array_agg(n.session), '{}') FROM unnest($1, $2) AS n(session, at)
-                    WHERE n.session = ANY($3) AND (
-                        EXISTS (SELECT 1 FROM alertd.items AS p
-                            WHERE p.session = n.session AND p.state = 'presenting' AND p.lease_until <= n.at + 0.001)
-                        OR EXISTS (SELECT 1 FROM alertd.items AS e
-                            WHERE e.session = n.session AND e.state = 'queued' AND e.expires_at <= n.at + 0.001))
-                    $query$ INTO v_ended
-                    USING p_sessions, (SELECT array_agg(coalesce(nullif(t, 'NaN'), v_now)) FROM unnest(p_nows) AS t), v_check;
-                v_held_back := v_held_back || v_ended;
-            END IF;
-            WITH batch AS (
-                SELECT n.session, n.dedupe_key, n.lane, n.ttl, n.live
-                FROM unnest(p_sessions, p_dedupe_keys, p_lanes, p_ttls, v_live) AS n(session, dedupe_key, lane, ttl, live))
-            SELECT v_held_back || coalesce(array_agg(h.session), '{}') INTO v_held_back FROM (
-                SELECT n.session FROM batch AS n GROUP BY n.session, n.dedupe_key HAVING count(*) > 1
-                UNION ALL
-                SELECT n.session FROM batch AS n WHERE n.lane = 'hud' GROUP BY n.session HAVING count(*) > 1
-                UNION ALL
-                SELECT n.session FROM batch AS n GROUP BY n.session
-                HAVING count(*) > 1 AND bool_or(n.ttl <> 'NaN') OR count(*) + max(n.live) > p_max_live
-            ) AS h;
-            SELECT coalesce(array_agg(DISTINCT h), '{}') INTO v_held_back FROM unnest(v_held_back) AS h;
+            \(unescaped: endedHeldBack)
+            \(unescaped: batchHeldBack)
             -- A live duplicate is found by the insert itself: its session is held back, and what
             -- the batch inserted there removed.
             WITH inserted AS (

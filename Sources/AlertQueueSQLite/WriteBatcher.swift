@@ -290,7 +290,9 @@ final class WriteBatcher: Sendable {
             state.flushing[state.committedBatches] = (batch, committed)
             return state.committedBatches
         }
-        sync.afterFlush { [self] failure in
+        // Holds the state, not the batcher: a store goes (closing its file) with its last
+        // reference, and an answer on its way here must not keep it past the process's exit.
+        sync.afterFlush { [state] failure in
             let waiting = state.withLock { $0.flushing.removeValue(forKey: number)?.writes } ?? []
             if let failure {
                 for write in waiting { write.failed(failure) }
