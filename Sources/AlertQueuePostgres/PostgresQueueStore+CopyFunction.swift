@@ -29,12 +29,7 @@ extension PostgresQueueStore {
             v_check text[];
             v_ended text[];
         BEGIN
-            INSERT INTO alertd.sessions AS s (session)
-            SELECT DISTINCT u.session FROM unnest(p_sessions) AS u(session) ORDER BY u.session
-            ON CONFLICT (session) DO UPDATE SET changed_by = pg_current_xact_id();
-            FOR v_index IN 1..cardinality(p_tickets) LOOP
-                v_next := v_next || nextval('alertd.item_sequence');
-            END LOOP;
+            \(unescaped: lockSessionsDrawSequences)
             -- From live_counts alone, through its key: each copy's session's live items, the
             -- sessions where a HUD copy meets a queued HUD, and those where something may have ended.
             SELECT array_agg(coalesce(l.n, 0) ORDER BY r.ord),

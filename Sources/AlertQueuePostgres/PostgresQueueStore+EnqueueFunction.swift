@@ -40,12 +40,7 @@ extension PostgresQueueStore {
             v_live alertd.items[];
             v_held_back text[];
         BEGIN
-            INSERT INTO alertd.sessions AS s (session)
-            SELECT DISTINCT u.session FROM unnest(p_sessions) AS u(session) ORDER BY u.session
-            ON CONFLICT (session) DO UPDATE SET changed_by = pg_current_xact_id();
-            FOR v_index IN 1..cardinality(p_tickets) LOOP
-                v_next := v_next || nextval('alertd.item_sequence');
-            END LOOP;
+            \(unescaped: lockSessionsDrawSequences)
             EXECUTE $query$
                 SELECT coalesce(array_agg(x.item ORDER BY (x.item).sequence), '{}') FROM (
                     SELECT i AS item FROM alertd.items AS i

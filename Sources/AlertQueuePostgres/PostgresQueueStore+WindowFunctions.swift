@@ -142,12 +142,7 @@ extension PostgresQueueStore {
             v_check text[];
             v_ended text[];
         BEGIN
-            INSERT INTO alertd.sessions AS s (session)
-            SELECT DISTINCT u.session FROM unnest(p_sessions) AS u(session) ORDER BY u.session
-            ON CONFLICT (session) DO UPDATE SET changed_by = pg_current_xact_id();
-            FOR v_index IN 1..cardinality(p_tickets) LOOP
-                v_next := v_next || nextval('alertd.item_sequence');
-            END LOOP;
+            \(unescaped: lockSessionsDrawSequences)
             \(unescaped: enqueueCounts) INTO v_live, v_ahead, v_held_back, v_check;
             \(unescaped: endedHeldBack)
             \(unescaped: batchHeldBack)
@@ -178,6 +173,18 @@ extension PostgresQueueStore {
             RETURN QUERY SELECT v_now, v_next, v_held_back, v_live, v_ahead;
         END
         $$
+        """
+
+    /// PL/pgSQL that opens a batch of enqueues: each session's row in `alertd.sessions` locked
+    /// (inserted when new), in session order so batches never wait on each other in a circle,
+    /// and a sequence drawn per ticket into `v_next`.
+    static let lockSessionsDrawSequences = """
+        INSERT INTO alertd.sessions AS s (session)
+        SELECT DISTINCT u.session FROM unnest(p_sessions) AS u(session) ORDER BY u.session
+        ON CONFLICT (session) DO UPDATE SET changed_by = pg_current_xact_id();
+        FOR v_index IN 1..cardinality(p_tickets) LOOP
+            v_next := v_next || nextval('alertd.item_sequence');
+        END LOOP;
         """
 
     /// PL/pgSQL for a batch of enqueues (`enqueue_counted`, `enqueue_copies`): of the sessions
