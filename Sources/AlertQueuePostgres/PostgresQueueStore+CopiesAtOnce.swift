@@ -59,15 +59,7 @@ extension PostgresQueueStore {
         ) { session, positioned in
             SessionItems(session: session, items: [], unloaded: SessionItems.Unloaded(live: Int(live[inserted[positioned[0].request]])))
         }
-        let agrees = decided.all.allSatisfy { $0.updated.isEmpty }
-            && zip(decided.outcomes, inserted).allSatisfy { outcome, index in
-                if case .success(let result) = outcome { result.created && result.item.ticket == tickets[index] } else { false }
-            }
-        guard agrees else {
-            let error = PostgresStoreError.policyDisagreement(tickets: inserted.map { tickets[$0] })
-            logger.error("\(error)")
-            throw error
-        }
+        try requireAgreement(decided, inserted: inserted, tickets: tickets)
         if let events = EventRow.insert(decided.all.flatMap(\.events)) { try await connection.query(events, logger: logger) }
         for (outcome, index) in zip(decided.outcomes, inserted) {
             if case .success(let result) = outcome { outcomes[index] = .success(result) }
