@@ -62,13 +62,7 @@ extension PostgresQueueStore {
                 ORDER BY n.sequence
                 ON CONFLICT (session, dedupe_key) WHERE state IN ('queued', 'presenting') DO NOTHING
                 RETURNING ticket)
-            SELECT coalesce(array_agg(DISTINCT u.session), '{}') INTO v_ended
-            FROM unnest(p_tickets, p_sessions) AS u(ticket, session)
-            WHERE u.session <> ALL(v_held_back) AND u.ticket NOT IN (SELECT ticket FROM inserted);
-            IF cardinality(v_ended) > 0 THEN
-                DELETE FROM alertd.items WHERE ticket = ANY(p_tickets) AND session = ANY(v_ended);
-                v_held_back := v_held_back || v_ended;
-            END IF;
+            \(unescaped: undoMetDuplicates)
             RETURN QUERY SELECT v_now, v_next, v_held_back, v_live;
         END
         $$

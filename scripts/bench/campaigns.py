@@ -166,6 +166,24 @@ def polls_main():
     print(json.dumps(answers))
 
 
+async def run_campaign(admin, campaign, ttl, started=lambda: None):
+    """POSTs a campaign of a modal alert to the topic `bench`, calls `started`, and reads its
+    status every 50 ms until it is no longer running: the last status, and the seconds from the
+    POST to it."""
+    t0 = time.perf_counter()
+    body = {"id": campaign, "alert": "app/questionExit", "audience": {"topic": "bench"}}
+    if ttl:
+        body["ttl"] = ttl
+    status, made = await admin.call("POST", "/v1/campaigns", body=body)
+    assert status == 202, (status, made)
+    started()
+    shown = made
+    while shown["state"] == "running":
+        await asyncio.sleep(0.05)
+        _, shown = await admin.call("GET", f"/v1/campaigns/{campaign}")
+    return shown, time.perf_counter() - t0
+
+
 async def campaign():
     resource.setrlimit(resource.RLIMIT_NOFILE, (resource.getrlimit(resource.RLIMIT_NOFILE)[1],) * 2)
     sessions = [f"bench-{i:06d}" for i in range(SESSIONS)]
@@ -187,15 +205,7 @@ async def campaign():
 
     admin = await Connection.open()
     t0 = time.perf_counter()
-    status, made = await admin.call("POST", "/v1/campaigns", body={"id": "bench", "alert": "app/questionExit", "audience": {"topic": "bench"}, "ttl": 3600})
-    assert status == 202, (status, made)
-    go_live(busy)
-    state, done_at = "running", None
-    while state == "running":
-        await asyncio.sleep(0.05)
-        status, shown = await admin.call("GET", "/v1/campaigns/bench")
-        state = shown["state"]
-        done_at = time.perf_counter() - t0
+    shown, done_at = await run_campaign(admin, "bench", 3600, started=lambda: go_live(busy))
     during = await stop_live(busy)
     answered, _ = await polls.communicate()
     woken = json.loads(answered)
@@ -215,16 +225,7 @@ async def campaign():
     # the 10,000 answers (and their reader) sharing the two cores.
     await asyncio.sleep(1)
     busy = await live_process("quiet", 3600)
-    t0 = time.perf_counter()
-    status, made = await admin.call("POST", "/v1/campaigns", body={"id": "bench-2", "alert": "app/questionExit", "audience": {"topic": "bench"}, "ttl": 3600})
-    assert status == 202, (status, made)
-    go_live(busy)
-    state = "running"
-    while state == "running":
-        await asyncio.sleep(0.05)
-        status, shown = await admin.call("GET", "/v1/campaigns/bench-2")
-        state = shown["state"]
-        done_at = time.perf_counter() - t0
+    shown, done_at = await run_campaign(admin, "bench-2", 3600, started=lambda: go_live(busy))
     during = await stop_live(busy)
     print(f"again, no poll waiting: {shown['queued']} copies in {done_at:.2f} s = {shown['queued'] / done_at:,.0f} items/s; "
           f"live p99 {p(during, .99):.2f} ms ({len(during)} requests, p50 {p(during, .5):.2f} ms) = {p(during, .99) / p(idle, .99):.2f} x idle")
@@ -262,16 +263,7 @@ async def fan_out_only():
     """A campaign to SESSIONS sessions of a topic, no polls: the fan-out's rate alone."""
     sessions = [f"pg-{i:06d}" for i in range(SESSIONS)]
     await register(sessions, ["bench"])
-    admin = await Connection.open()
-    t0 = time.perf_counter()
-    status, made = await admin.call("POST", "/v1/campaigns", body={"id": "pg", "alert": "app/questionExit", "audience": {"topic": "bench"}})
-    assert status == 202, (status, made)
-    state = "running"
-    while state == "running":
-        await asyncio.sleep(0.05)
-        _, shown = await admin.call("GET", "/v1/campaigns/pg")
-        state = shown["state"]
-    took = time.perf_counter() - t0
+    shown, took = await run_campaign(await Connection.open(), "pg", None)
     print(f"fan-out: {shown['queued']} copies in {took:.2f} s = {shown['queued'] / took:,.0f} items/s")
     print(f"RATE {shown['queued'] / took:.0f}")
 
