@@ -129,6 +129,9 @@ public struct SQLiteQueueStore: EnqueueAndTakeNext {
     /// Closes the database; the store cannot be used afterwards.
     public func close() throws {
         checkpointer?.stop()
+        // The readers first: the last connection to close checkpoints and removes the WAL,
+        // which a read-only one cannot.
+        (writer as? DatabasePool)?.releaseMemory()
         try writer.close()
         sync?.close()
     }

@@ -293,10 +293,14 @@ final class WriteBatcher: Sendable {
         // Holds the state, not the batcher: a store goes (closing its file) with its last
         // reference, and an answer on its way here must not keep it past the process's exit.
         sync.afterFlush { [state] failure in
-            let waiting = state.withLock { $0.flushing.removeValue(forKey: number)?.writes } ?? []
             if let failure {
+                let waiting = state.withLock { $0.flushing.removeValue(forKey: number)?.writes } ?? []
                 for write in waiting { write.failed(failure) }
             } else {
+                // The writes (whose bodies hold the store) are let go before they are answered:
+                // once the last is answered the process may exit, and a store still held here
+                // then never closes its file.
+                _ = state.withLock { $0.flushing.removeValue(forKey: number) }
                 for answer in answers { answer() }
             }
         }

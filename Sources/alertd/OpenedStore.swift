@@ -77,13 +77,11 @@ final class OpenedStore {
     }
 
     /// Stops the background work and waits (at most `limit`) until it has: the last NOTIFYs go
-    /// out, the wake-ups, roll-ups and the retention stop, and the pool closes its connections.
-    /// The waiting task holds the tasks it waits for and nothing else: a SQLite store must go
-    /// with the last reference `serve` holds (closing it checkpoints and removes its WAL), not
-    /// with a task still unwinding when the process exits.
+    /// out, the wake-ups, roll-ups and the retention stop, and the pool closes its connections
+    /// (a SQLite store's close checkpoints it and removes its WAL).
     func stop(within limit: Duration = .seconds(10)) {
         guard !tasks.isEmpty || !finals.isEmpty else { return }
-        let (waiting, postgres) = (tasks, store as? PostgresQueueStore)
+        let (waiting, postgres, sqlite) = (tasks, store as? PostgresQueueStore, store as? SQLiteQueueStore)
         // A task of its own, like the others: what it holds goes when it ends.
         let first = Task { [finals] in
             for final in finals { await final() }
@@ -91,11 +89,18 @@ final class OpenedStore {
         tasks = []
         finals = []
         let done = DispatchSemaphore(value: 0)
-        Task {
+        Task { [logger] in
             await first.value
             await postgres?.flushNotifications()
             for task in waiting { task.cancel() }
             for task in waiting { await task.value }
+            // Closed here, not when its last reference goes: an answer still on its way from
+            // the writer's or the flush's thread may hold it past the process's exit.
+            do {
+                try sqlite?.close()
+            } catch {
+                logger.warning("the SQLite store did not close", metadata: ["error": "\(error)"])
+            }
             done.signal()
         }
         let milliseconds = Int(limit.components.seconds * 1000)
