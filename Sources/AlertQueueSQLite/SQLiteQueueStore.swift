@@ -127,11 +127,17 @@ public struct SQLiteQueueStore: EnqueueAndTakeNext {
     }
 
     /// Closes the database; the store cannot be used afterwards.
+    /// Once the flushes under way have answered their writes, closes the readers not in use
+    /// (they open again when needed): the last connection to close checkpoints the file and
+    /// removes its WAL, which a read-only one cannot.
+    public func closeIdleReaders() {
+        sync?.drain()
+        (writer as? DatabasePool)?.releaseMemory()
+    }
+
     public func close() throws {
         checkpointer?.stop()
-        // The readers first: the last connection to close checkpoints and removes the WAL,
-        // which a read-only one cannot.
-        (writer as? DatabasePool)?.releaseMemory()
+        closeIdleReaders()
         try writer.close()
         sync?.close()
     }

@@ -72,6 +72,11 @@ final class WALSync: Sendable {
         }
     }
 
+    /// Returns once the flushes asked for so far have ended and their writes were answered.
+    func drain() {
+        queue.sync {}
+    }
+
     /// Waits for the flush under way, and lets the WAL go.
     func close() {
         queue.sync {

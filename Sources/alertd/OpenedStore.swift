@@ -77,8 +77,8 @@ final class OpenedStore {
     }
 
     /// Stops the background work and waits (at most `limit`) until it has: the last NOTIFYs go
-    /// out, the wake-ups, roll-ups and the retention stop, and the pool closes its connections
-    /// (a SQLite store's close checkpoints it and removes its WAL).
+    /// out, the wake-ups, roll-ups and the retention stop, and a SQLite store's idle readers
+    /// close (so that its writer, closing last, checkpoints it and removes its WAL).
     func stop(within limit: Duration = .seconds(10)) {
         guard !tasks.isEmpty || !finals.isEmpty else { return }
         let (waiting, postgres, sqlite) = (tasks, store as? PostgresQueueStore, store as? SQLiteQueueStore)
@@ -89,18 +89,15 @@ final class OpenedStore {
         tasks = []
         finals = []
         let done = DispatchSemaphore(value: 0)
-        Task { [logger] in
+        Task {
             await first.value
             await postgres?.flushNotifications()
             for task in waiting { task.cancel() }
             for task in waiting { await task.value }
-            // Closed here, not when its last reference goes: an answer still on its way from
-            // the writer's or the flush's thread may hold it past the process's exit.
-            do {
-                try sqlite?.close()
-            } catch {
-                logger.warning("the SQLite store did not close", metadata: ["error": "\(error)"])
-            }
+            // Its readers closed now: the last connection to close removes the WAL, which a
+            // read-only one cannot (the store itself closes with its last reference, after any
+            // request still in flight).
+            sqlite?.closeIdleReaders()
             done.signal()
         }
         let milliseconds = Int(limit.components.seconds * 1000)
