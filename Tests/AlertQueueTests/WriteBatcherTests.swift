@@ -81,18 +81,24 @@ struct WriteBatcherTests {
         return (first, release)
     }
 
-    @Test("A background write runs after the live writes that waited with it, alone, and commits without a flush")
-    func backgroundWriteGivesWay() async throws {
-        // Given: a file's writer that flushes every commit (FULL), held; a background write
-        // waiting, then three live writes
+    /// A WAL-mode file whose writer flushes every commit (FULL), with a table `t`; and its removal.
+    static func flushingFile() async throws -> (DatabasePool, @Sendable () -> Void) {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
         let pool = try DatabasePool(path: folder.appendingPathComponent("db.sqlite").path)
         try await pool.writeWithoutTransaction { db in
             try db.execute(sql: "PRAGMA synchronous = FULL")
             try db.execute(sql: "CREATE TABLE t (x INTEGER PRIMARY KEY)")
         }
+        return (pool, { try? FileManager.default.removeItem(at: folder) })
+    }
+
+    @Test("A background write runs after the live writes that waited with it, alone, and commits without a flush")
+    func backgroundWriteGivesWay() async throws {
+        // Given: a file's writer that flushes every commit (FULL), held; a background write
+        // waiting, then three live writes
+        let (pool, remove) = try await Self.flushingFile()
+        defer { remove() }
         let batcher = WriteBatcher(writer: pool)
         let holding = Locked(false)
         let release = DispatchSemaphore(value: 0)
@@ -135,14 +141,8 @@ struct WriteBatcherTests {
     @Test("Every background write commits without a flush, and every live write between them with one")
     func backgroundWritesInTurn() async throws {
         // Given: a file's writer that flushes every commit (FULL)
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let pool = try DatabasePool(path: folder.appendingPathComponent("db.sqlite").path)
-        try await pool.writeWithoutTransaction { db in
-            try db.execute(sql: "PRAGMA synchronous = FULL")
-            try db.execute(sql: "CREATE TABLE t (x INTEGER PRIMARY KEY)")
-        }
+        let (pool, remove) = try await Self.flushingFile()
+        defer { remove() }
         let batcher = WriteBatcher(writer: pool)
         // When: background writes one after the other, then live and background writes in turn
         let level: @Sendable (Int, Database) throws -> Int = { x, db in
