@@ -126,17 +126,19 @@ public struct SQLiteQueueStore: EnqueueAndTakeNext {
         return configuration
     }
 
-    /// Closes the database; the store cannot be used afterwards.
     /// Once the flushes under way have answered their writes, closes the readers not in use
-    /// (they open again when needed): the last connection to close checkpoints the file and
-    /// removes its WAL, which a read-only one cannot.
-    public func closeIdleReaders() {
+    /// (they open again when needed).
+    func closeIdleReaders() {
         sync?.drain()
         (writer as? DatabasePool)?.releaseMemory()
     }
 
+    /// Closes the database, its readers first: the last connection to close checkpoints the
+    /// file and removes its WAL, which a read-only one cannot. A batch running now commits and
+    /// is answered; reads and writes after it fail with `QueueError.unavailable`.
     public func close() throws {
         checkpointer?.stop()
+        batcher.close()
         closeIdleReaders()
         try writer.close()
         sync?.close()

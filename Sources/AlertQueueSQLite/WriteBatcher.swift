@@ -63,6 +63,8 @@ final class WriteBatcher: Sendable {
         /// they committed.
         var flushing: [UInt64: (writes: [Write], since: Date)] = [:]
         var committedBatches: UInt64 = 0
+        /// `close` was called: no write runs any more.
+        var closed = false
     }
 
     private let writer: any DatabaseWriter
@@ -179,13 +181,15 @@ final class WriteBatcher: Sendable {
                 }
                 return { answer.resume(with: outcome) }
             }
-            let startsBatch = state.withLock { state -> Bool in
-                let write = Write(run: run, failed: { answer.resume(with: .failure($0)) }, arrived: arrived, background: background)
+            let write = Write(run: run, failed: { answer.resume(with: .failure($0)) }, arrived: arrived, background: background)
+            let startsBatch = state.withLock { state -> Bool? in
+                guard !state.closed else { return nil }
                 if background { state.background.append(write) } else { state.pending.append(write) }
                 guard !state.busy else { return false }
                 state.busy = true
                 return true
             }
+            guard let startsBatch else { return write.failed(Self.closedError) }
             if startsBatch {
                 watchdog.schedule(at: arrived.addingTimeInterval(timeout), leeway: .milliseconds(50))
                 runBatches()
@@ -238,7 +242,12 @@ final class WriteBatcher: Sendable {
         writer.asyncWriteWithoutTransaction { [self] db in
             while true {
                 let now = clock.now()
-                let batch = state.withLock { state -> [Write] in
+                let (batch, refused) = state.withLock { state -> ([Write], [Write]) in
+                    if state.closed {
+                        // Closed after these arrived: the connection may be closed already.
+                        defer { (state.pending, state.background, state.busy) = ([], [], false) }
+                        return ([], state.pending + state.background)
+                    }
                     let batch: [Write]
                     if !state.background.isEmpty, state.pending.isEmpty || state.backgroundDue {
                         batch = [state.background.removeFirst()]
@@ -251,8 +260,9 @@ final class WriteBatcher: Sendable {
                     state.running = batch
                     state.runningSince = batch.isEmpty ? nil : now
                     if batch.isEmpty { state.busy = false }
-                    return batch
+                    return (batch, [])
                 }
+                for write in refused { write.failed(Self.closedError) }
                 // (The watchdog stays set: a write may already have set it again.)
                 guard let first = batch.first else { return }
                 catchUpIfWanted(db)
@@ -281,6 +291,14 @@ final class WriteBatcher: Sendable {
             }
         }
     }
+
+    /// Refuses every write from now on, and those waiting for a batch: the writer's connection
+    /// is about to close. A batch running now commits and is answered.
+    func close() {
+        state.withLock { $0.closed = true }
+    }
+
+    private static var closedError: QueueError { .unavailable("the SQLite store is closed") }
 
     /// Answers a committed batch once `sync` has flushed it (or with the flush's failure).
     /// Meanwhile the batch's writes are watched for the timeout as the running ones are.

@@ -32,6 +32,10 @@ extension QueueError {
     /// The store failure a SQLite error stands for; nil for an error that is not the store's
     /// (a broken constraint: a bug, answered 500).
     static func sqlite(_ error: DatabaseError) -> QueueError? {
+        // GRDB's answer to a read begun after `close`: the store is gone, not broken.
+        if error.resultCode == .SQLITE_MISUSE, error.message == "Connection is closed" {
+            return .unavailable("the SQLite store is closed")
+        }
         let failure: StoreFailure? =
             switch error.resultCode {
             case .SQLITE_FULL: .diskFull

@@ -77,8 +77,8 @@ final class OpenedStore {
     }
 
     /// Stops the background work and waits (at most `limit`) until it has: the last NOTIFYs go
-    /// out, the wake-ups, roll-ups and the retention stop, and a SQLite store's idle readers
-    /// close (so that its writer, closing last, checkpoints it and removes its WAL).
+    /// out, the wake-ups, roll-ups and the retention stop, and a SQLite store closes (which
+    /// checkpoints it and removes its WAL).
     func stop(within limit: Duration = .seconds(10)) {
         guard !tasks.isEmpty || !finals.isEmpty else { return }
         let (waiting, postgres, sqlite) = (tasks, store as? PostgresQueueStore, store as? SQLiteQueueStore)
@@ -89,15 +89,19 @@ final class OpenedStore {
         tasks = []
         finals = []
         let done = DispatchSemaphore(value: 0)
-        Task {
+        Task { [logger] in
             await first.value
             await postgres?.flushNotifications()
             for task in waiting { task.cancel() }
             for task in waiting { await task.value }
-            // Its readers closed now: the last connection to close removes the WAL, which a
-            // read-only one cannot (the store itself closes with its last reference, after any
-            // request still in flight).
-            sqlite?.closeIdleReaders()
+            // Closed here, not with its last reference: a request task still unwinding after
+            // its answer may hold that past the exit, and the WAL would stay behind. Such a
+            // task's late reads and writes fail with 503.
+            do {
+                try sqlite?.close()
+            } catch {
+                logger.warning("the SQLite store did not close", metadata: ["error": "\(error)"])
+            }
             done.signal()
         }
         let milliseconds = Int(limit.components.seconds * 1000)

@@ -146,6 +146,29 @@ struct SQLiteQueueStoreTests {
         #expect(await !store.isReachable())
     }
 
+    @Test("A closed store removes its WAL, and answers a late write or read with unavailable, not a crash")
+    func closedStore() async throws {
+        // Given a file store with a reader open, as a poll leaves one
+        let (path, remove) = try temporaryDatabasePath()
+        defer { remove() }
+        let store = try SQLiteQueueStore(path: path)
+        _ = try await store.enqueue(alert("app/a"), now: t0)
+        _ = try await store.snapshot(session: "s", now: t0, finished: 0)
+        // When it closes
+        try store.close()
+        // Then the file stands alone
+        #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
+        // and what comes late is refused as a store that cannot be reached
+        for (name, late) in [
+            ("enqueue", { _ = try await store.enqueue(alert("app/b"), now: t0) }),
+            ("next", { _ = try await store.next(session: "s", now: t0) }),
+            ("snapshot", { _ = try await store.snapshot(session: "s", now: t0, finished: 0) }),
+        ] as [(String, () async throws -> Void)] {
+            let error = await #expect(throws: QueueError.self, "\(name)") { try await late() }
+            #expect(error?.kind == .unavailable, "\(name): \(String(describing: error))")
+        }
+    }
+
     @Test("Commits leave the WAL alone; a background checkpoint moves its pages into the file")
     func backgroundCheckpoint() async throws {
         // Given: a file store that checkpoints from 50 pages, its migrations committed to the WAL

@@ -62,6 +62,7 @@ struct CrashSafetyTests {
 
         var (server, port) = try AlertdProcess.serving(arguments)
         defer { server.kill() }
+        var (reported, logs) = (0, [String]())
         for cycle in 0..<cycles {
             // Given `clients` threads, each enqueueing distinct alerts into a session of its own
             let firstAnswer = DispatchSemaphore(value: 0)
@@ -86,6 +87,12 @@ struct CrashSafetyTests {
             #expect(server.waitForExit(within: .seconds(5)), "cycle \(cycle): still running after SIGKILL")
             #expect(server.process.terminationReason == .uncaughtSignal)
             #expect(finished.wait(timeout: .now() + 15) == .success, "cycle \(cycle): clients still running after the kill")
+            // An unexpected answer is explained by what the killed server logged.
+            let unexpected = ledger.withLock { $0.unexpected.count }
+            if unexpected > reported {
+                reported = unexpected
+                logs.append("cycle \(cycle): " + server.standardErrorSoFar().split(separator: "\n").suffix(20).joined(separator: "\n"))
+            }
 
             // Then, started again on the same store and data folder, it lists every acknowledged
             // enqueue of every cycle so far
@@ -94,7 +101,7 @@ struct CrashSafetyTests {
         }
         #expect(server.terminate(), "did not stop cleanly after the last cycle")
         let final = ledger.withLock { $0 }
-        #expect(final.unexpected.isEmpty, "unexpected answers: \(final.unexpected.prefix(5))")
+        #expect(final.unexpected.isEmpty, "unexpected answers: \(final.unexpected.prefix(5)); the server's log: \(logs)")
         #expect(final.acknowledgedCount > 0)
         return final.acknowledgedCount
     }

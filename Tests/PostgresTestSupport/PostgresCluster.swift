@@ -84,12 +84,14 @@ public final class PostgresCluster: Sendable {
 
     /// Appends this cluster's settings to `postgresql.conf` (the last setting of a name wins).
     private func configure() throws {
+        // max_connections: the suites run at once, each store with 11 connections; at 300 a
+        // full run came near the limit, and a store past it answers 503.
         let settings = """
 
             listen_addresses = '127.0.0.1'
             port = \(port)
             unix_socket_directories = '\(dataDirectory.path)'
-            max_connections = 300
+            max_connections = 1000
             fsync = off
             synchronous_commit = off
             full_page_writes = off
