@@ -98,8 +98,15 @@ let package = Package(
         // target, so that every test target that needs a database can depend on it.
         .target(
             name: "PostgresTestSupport",
-            dependencies: ["Locking", .product(name: "PostgresNIO", package: "postgres-nio")],
+            dependencies: ["ChildProcesses", "Locking", .product(name: "PostgresNIO", package: "postgres-nio")],
             path: "Tests/PostgresTestSupport",
+            swiftSettings: swiftSettings
+        ),
+        // Child processes started with posix_spawn, for the tests that run programs.
+        .target(
+            name: "ChildProcesses",
+            dependencies: ["Locking"],
+            path: "Tests/ChildProcesses",
             swiftSettings: swiftSettings
         ),
         // `OwnThread`: a test's async work on a thread of its own, off Swift's shared pool that the
@@ -120,7 +127,8 @@ let package = Package(
         .target(
             name: "AlertdTestSupport",
             dependencies: [
-                "AlertServer", "AlertCatalogs", "AlertSpec", "AlertQueue", "Locking", "MicroHTTP", "HTTPTestSupport",
+                "AlertServer", "AlertCatalogs", "AlertSpec", "AlertQueue", "ChildProcesses", "Locking", "MicroHTTP",
+                "HTTPTestSupport",
             ],
             path: "Tests/AlertdTestSupport",
             swiftSettings: swiftSettings
@@ -191,7 +199,7 @@ let package = Package(
             name: "AlertServerTests",
             dependencies: [
                 "AlertServer", "AlertCatalogs", "AlertSpec", "AlertQueue", "AlertQueueSQLite", "Locking", "MicroHTTP",
-                "TestExecutors", "TestClocks", "HTTPTestSupport", "AlertdTestSupport",
+                "TestExecutors", "TestClocks", "HTTPTestSupport", "AlertdTestSupport", "ChildProcesses",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Logging", package: "swift-log"),
@@ -209,7 +217,7 @@ let package = Package(
             name: "AlertdTests",
             dependencies: [
                 "AlertServer", "AlertSpec", "AlertCatalogs", "Locking", "MicroHTTP", "PostgresTestSupport", "TestExecutors",
-                "HTTPTestSupport", "AlertdTestSupport",
+                "HTTPTestSupport", "AlertdTestSupport", "ChildProcesses",
             ],
             swiftSettings: swiftSettings
         ),

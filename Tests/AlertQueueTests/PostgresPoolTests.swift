@@ -137,12 +137,8 @@ struct PostgresPoolTests {
     }
 
     static func signal(_ name: String, _ pid: Int) throws {
-        let kill = Process()
-        kill.executableURL = URL(fileURLWithPath: "/bin/kill")
-        kill.arguments = ["-\(name)", "\(pid)"]
-        try kill.run()
-        kill.waitUntilExit()
-        guard kill.terminationStatus == 0 else { throw CancellationError() }
+        let number = ["STOP": SIGSTOP, "CONT": SIGCONT][name]
+        guard let number, kill(pid_t(pid), number) == 0 else { throw CancellationError() }
     }
 
     /// A connection of the test's own to the store's database, to watch the pool's backends.

@@ -6,6 +6,7 @@ import Darwin
 import AlertCatalogs
 import AlertServer
 import AlertSpec
+import ChildProcesses
 import Dispatch
 import Foundation
 import Locking
@@ -21,7 +22,7 @@ func signalProcess(_ pid: Int32, _ signal: Int32) -> Int32 {
 /// The built `alertd` executable, run as a child process with bounded waits.
 final class AlertdProcess {
     /// The run's data folder (`ALERTD_DATA_DIR`), removed with the run.
-    let dataFolder = FileManager.default.temporaryDirectory.appendingPathComponent("alertd-test-data-\(UUID().uuidString)")
+    let dataFolder: URL
 
     struct Finished {
         var exited: Bool
@@ -30,9 +31,9 @@ final class AlertdProcess {
         var standardError: String
     }
 
-    let process = Process()
-    private let output = Pipe()
-    private let errors = Pipe()
+    let process: ChildProcess
+    private let output: ChildPipe
+    private let errors: ChildPipe
     /// Standard error as read so far, and whether it has ended: a thread drains the pipe from the
     /// start, so a server logging a line per request never blocks on a full pipe.
     private let collectedErrors = Locked<(bytes: [UInt8], ended: Bool)>(([], false))
@@ -65,27 +66,32 @@ final class AlertdProcess {
         throw RawHTTPError.closed("alertd executable not found; looked in \(candidates.map(\.path))")
     }
 
+    private init(process: ChildProcess, output: ChildPipe, errors: ChildPipe, dataFolder: URL) {
+        (self.process, self.output, self.errors, self.dataFolder) = (process, output, errors, dataFolder)
+    }
+
     static func launch(_ arguments: [String], environment extra: [String: String] = [:]) throws -> AlertdProcess {
-        let run = AlertdProcess()
-        run.process.executableURL = try executable()
-        run.process.arguments = arguments
+        let executable = try executable()
         // The flags under test win; no ALERTD_* from the environment may change the outcome.
         // Each run keeps its generated secrets (and any SQLite file) in a folder of its own.
+        let dataFolder = FileManager.default.temporaryDirectory.appendingPathComponent("alertd-test-data-\(UUID().uuidString)")
         var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("ALERTD_") }
-        environment["ALERTD_DATA_DIR"] = run.dataFolder.path
+        environment["ALERTD_DATA_DIR"] = dataFolder.path
         environment.merge(extra) { _, given in given }
-        run.process.environment = environment
-        run.process.currentDirectoryURL = FileManager.default.temporaryDirectory
-        run.process.standardOutput = run.output
-        run.process.standardError = run.errors
-        run.process.standardInput = FileHandle.nullDevice
-        try run.process.run()
+        let (output, errors) = (try ChildPipe(), try ChildPipe())
+        let process = try {
+            defer { output.closeWriteEnd(); errors.closeWriteEnd() }  // the child has its copies, or failed
+            return try ChildProcess(
+                [executable.path] + arguments, environment: environment, in: FileManager.default.temporaryDirectory.path,
+                standardOutput: output.writeEnd, standardError: errors.writeEnd)
+        }()
+        let run = AlertdProcess(process: process, output: output, errors: errors, dataFolder: dataFolder)
         run.drainStandardError()
         return run
     }
 
     private func drainStandardError() {
-        let fd = errors.fileHandleForReading.fileDescriptor
+        let fd = errors.readEnd
         let collected = UnsafeSendable(self)
         Thread.detachNewThread {
             var chunk = [UInt8](repeating: 0, count: 16384)
@@ -96,6 +102,7 @@ final class AlertdProcess {
                 collected.value.collectedErrors.withLock { $0.bytes += chunk[..<count] }
             }
             collected.value.collectedErrors.withLock { $0.ended = true }
+            collected.value.errors.closeReadEnd()
         }
     }
 
@@ -128,7 +135,7 @@ final class AlertdProcess {
         let run = try launch(arguments, environment: extra)
         let exited = run.waitForExit(within: limit)
         if !exited { run.kill() }
-        let out = run.output.fileHandleForReading.readDataToEndOfFile()
+        let out = run.output.readToEnd()
         let err = run.standardErrorText(waitingForEnd: .seconds(5))
         return Finished(
             exited: exited, status: exited ? run.process.terminationStatus : -1,
@@ -137,7 +144,7 @@ final class AlertdProcess {
 
     /// The next line of standard output, waiting at most `limit`.
     func readStandardOutputLine(within limit: Duration) -> String? {
-        let fd = output.fileHandleForReading.fileDescriptor
+        let fd = output.readEnd
         let deadline = ContinuousClock.now + limit
         while true {
             if let newline = pendingOutput.firstIndex(of: 0x0A) {
@@ -182,7 +189,10 @@ final class AlertdProcess {
         _ = waitForExit(within: .seconds(5))
     }
 
-    deinit { try? FileManager.default.removeItem(at: dataFolder) }
+    deinit {
+        output.closeReadEnd()
+        try? FileManager.default.removeItem(at: dataFolder)
+    }
 }
 
 /// A reference handed to a thread that outlives no one it should not: the drain thread reads

@@ -1,3 +1,4 @@
+import ChildProcesses
 import Dispatch
 import Foundation
 @testable import HTTPTestSupport
@@ -20,22 +21,20 @@ struct ChildRun: Sendable {
         _ executable: URL, _ arguments: [String], environment: [String: String]? = nil, in folder: URL? = nil,
         limit: Duration = .seconds(600)
     ) async throws -> ChildRun {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        if let environment { process.environment = environment }
-        if let folder { process.currentDirectoryURL = folder }
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let watchdog = DispatchWorkItem { [process] in if process.isRunning { process.terminate() } }
+        let output = try ChildPipe()
+        defer { output.closeReadEnd() }
+        let process = try {
+            defer { output.closeWriteEnd() }  // once the child has its copy, or failed to start
+            return try ChildProcess(
+                [executable.path] + arguments, environment: environment, in: folder?.path,
+                standardOutput: output.writeEnd, standardError: output.writeEnd)
+        }()
+        let watchdog = DispatchWorkItem { [process] in process.terminate() }
         DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(Int(limit.components.seconds)), execute: watchdog)
         defer { watchdog.cancel() }
         return await withCheckedContinuation { continuation in
             Thread { [process] in
-                let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                let printed = String(decoding: output.readToEnd(), as: UTF8.self)
                 process.waitUntilExit()
                 continuation.resume(returning: ChildRun(status: process.terminationStatus, output: printed))
             }.start()

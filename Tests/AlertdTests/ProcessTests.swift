@@ -6,6 +6,7 @@ import Darwin
 import AlertCatalogs
 import AlertServer
 import AlertSpec
+import ChildProcesses
 import Dispatch
 import Foundation
 import MicroHTTP

@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import AlertServer
+import ChildProcesses
 import Foundation
 import Testing
 @testable import HTTPTestSupport

@@ -1,3 +1,4 @@
+import ChildProcesses
 import Foundation
 
 #if canImport(Glibc)
@@ -25,9 +26,9 @@ enum ClusterCommands {
             throw ClusterError("\(program) is missing: install postgresql-15 (make test-deps does) or set ALERTD_PG_BIN")
         }
         let command = isRoot ? ["/usr/sbin/runuser", "-u", "postgres", "--", program] + arguments : [program] + arguments
-        let pid = try spawn(command, output: log.path)
+        let child = try spawn(command, output: log.path)
         let status = await withCheckedContinuation { continuation in
-            Thread.detachNewThread { continuation.resume(returning: waitForExit(pid)) }
+            Thread.detachNewThread { continuation.resume(returning: exitCode(of: child)) }
         }
         guard status == 0 else {
             let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
@@ -36,47 +37,29 @@ enum ClusterCommands {
     }
 
     /// Starts `command` with stdin from /dev/null, stdout and stderr to `output`, and no other
-    /// file descriptor of this process. (Foundation's `Process` lets its children inherit the
-    /// descriptor it watches for their exit; `pg_ctl start` passes it on to the server it leaves
-    /// running, and the exit is then never seen.)
-    static func spawn(_ command: [String], output: String = "/dev/null") throws -> pid_t {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        closeInheritedDescriptors(&actions)
-        var argv = command.map { strdup($0) } + [nil]
-        defer { for argument in argv { free(argument) } }
-        var pid = pid_t()
-        let result = posix_spawn(&pid, command[0], &actions, nil, &argv, environ)
-        guard result == 0 else { throw ClusterError("cannot start \(command[0]): error \(result)") }
-        return pid
-    }
-
-    /// Adds "close every descriptor from 3 up" to `actions`, with glibc's
-    /// `posix_spawn_file_actions_addclosefrom_np` (2.34 and later; Swift does not import it, so it
-    /// is looked up). Without it, descriptors marked close-on-exec (NIO's, SQLite's) still close.
-    private static func closeInheritedDescriptors(_ actions: inout posix_spawn_file_actions_t) {
-        typealias AddCloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
-        guard let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") else { return }
-        _ = unsafeBitCast(symbol, to: AddCloseFrom.self)(&actions, 3)
-    }
-
-    /// Waits for `pid` to end (blocking); its exit code, or -1 if a signal ended it.
-    static func waitForExit(_ pid: pid_t) -> Int32 {
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) == -1 {
-            guard errno == EINTR else { return -1 }
+    /// file descriptor of this process (`pg_ctl start` passes what it inherits on to the server
+    /// it leaves running).
+    static func spawn(_ command: [String], output: String = "/dev/null") throws -> ChildProcess {
+        let descriptor = open(output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw ClusterError("cannot open \(output): errno \(errno)") }
+        defer { close(descriptor) }
+        do {
+            return try ChildProcess(command, standardOutput: descriptor, standardError: descriptor)
+        } catch {
+            throw ClusterError("\(error)")
         }
-        return status & 0x7f == 0 ? (status >> 8) & 0xff : -1
+    }
+
+    /// Waits for `child` to end (blocking); its exit code, or -1 if a signal ended it.
+    static func exitCode(of child: ChildProcess) -> Int32 {
+        child.waitUntilExit()
+        return child.terminationReason == .exit ? child.terminationStatus : -1
     }
 
     /// Runs `command` with `/bin/sh` and waits (blocking: for use at exit, where nothing else runs).
     static func shell(_ command: String) {
-        guard let pid = try? spawn(["/bin/sh", "-c", command]) else { return }
-        _ = waitForExit(pid)
+        guard let child = try? spawn(["/bin/sh", "-c", command]) else { return }
+        child.waitUntilExit()
     }
 
     /// The command that stops the cluster in `data` at once and deletes `root`.
