@@ -59,6 +59,7 @@ extension SQLiteQueueStore {
         var rows: [String] = []
         rows.reserveCapacity(Self.recallBatch)
         let detail: [String: ParameterValue] = ["by": .string(CancelCause.recall.rawValue)]
+        var withdrawnCopies: [String: Int] = [:]  // by campaign, for its tallies
         for item in picked.prefix(Self.recallBatch) {
             let event = ItemEvent(
                 kind: item.presenting ? .withdrawn : .cancelled, session: item.session, ticket: item.ticket, at: now, detail: detail)
@@ -74,6 +75,7 @@ extension SQLiteQueueStore {
                 try WithdrawalRecord.owe(session: item.session, ticket: item.ticket, at: now, in: db)
                 recall.withdrawn += 1
                 recall.sessions.insert(item.session)
+                if policy.settings.recordsEvents, let campaign = item.campaign { withdrawnCopies[campaign, default: 0] += 1 }
             } else {
                 recall.cancelled += 1
             }
@@ -81,6 +83,9 @@ extension SQLiteQueueStore {
         let list = "[\(rows.joined(separator: ","))]"
         try RawBinding.execute(RecallSQL.cancel, in: db, bindsAll: true) { statement in
             RawBinding.text(list, to: statement, at: 1)
+        }
+        for (campaign, count) in withdrawnCopies {
+            try CampaignTallies.countEvent(.withdrawn, action: nil, campaign: campaign, count: count, in: db)
         }
         batcher.transactionEnd.onCommit { [recentOutcomes, written] in recentOutcomes.kept(written) }
         return .taken(recall, more: more)
@@ -93,6 +98,7 @@ extension SQLiteQueueStore {
         var session: String
         var presenting: Bool
         var alert: String?
+        var campaign: String?
     }
 
     /// Up to one more than a batch of the scope's live items: the one more tells whether
@@ -118,7 +124,7 @@ extension SQLiteQueueStore {
             picked.append(
                 Picked(
                     rowid: rowid, ticket: ticket, session: session, presenting: state == ItemState.presenting.rawValue,
-                    alert: String.fromStatement(row, atUncheckedIndex: 4)))
+                    alert: String.fromStatement(row, atUncheckedIndex: 4), campaign: String.fromStatement(row, atUncheckedIndex: 5)))
         }
         return picked
     }
@@ -130,7 +136,7 @@ enum RecallSQL {
     /// `?3`. Its WHERE starts with `items_census_live`'s, word for word, so the partial index
     /// (live items only) is what is read.
     static let pickByAlert = """
-        SELECT rowid, ticket, session, state, ?2 FROM items INDEXED BY items_census_live
+        SELECT rowid, ticket, session, state, ?2, campaign_id FROM items INDEXED BY items_census_live
         WHERE state IN ('queued', 'presenting') AND (state = 'presenting' OR expires_at IS NULL OR expires_at > ?1)
             AND json_extract(content, '$.alert') = ?2
         LIMIT ?3
@@ -138,7 +144,7 @@ enum RecallSQL {
 
     /// Live copies of a campaign (`?2`), as `pickByAlert`, through `items_campaign_live`.
     static let pickByCampaign = """
-        SELECT rowid, ticket, session, state, json_extract(content, '$.alert') FROM items INDEXED BY items_campaign_live
+        SELECT rowid, ticket, session, state, json_extract(content, '$.alert'), campaign_id FROM items INDEXED BY items_campaign_live
         WHERE campaign_id = ?2 AND campaign_id NOTNULL AND state IN ('queued', 'presenting')
             AND (state = 'presenting' OR expires_at IS NULL OR expires_at > ?1)
         LIMIT ?3

@@ -187,6 +187,12 @@ extension SQLiteQueueStore {
             try db.execute(sql: CampaignTallies.schema)
         }
 
+        // Acks and withdrawals of campaign copies counted by their steps, not by a trigger
+        // every event ran.
+        migrator.registerMigration("campaignEventsCountedBySteps") { db in
+            try db.execute(sql: CampaignTallies.eventsWithoutTrigger)
+        }
+
         return migrator
     }
 }

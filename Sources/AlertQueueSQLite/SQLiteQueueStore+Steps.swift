@@ -22,7 +22,8 @@ extension SQLiteQueueStore {
     /// Writes a step's changes: updates first (they may free a dedupe key), then inserts; its
     /// events (`EventRecord`) are staged for the transaction's commit (`StagedEvents`), which
     /// inserts every write's at once; each item row written lists the ids of
-    /// its new events, and the events are kept for the roll-up once committed. A step
+    /// its new events, and the events are kept for the roll-up once committed (a campaign
+    /// copy's also counted in its campaign's tallies). A step
     /// changes only the state, deliveries and lease of the items it loaded (see `SessionItems`),
     /// and the content, priority, lane and expiry of those it refreshed, whose kept content is
     /// forgotten now and again when the transaction ends (a load in between keeps the new one).
@@ -62,18 +63,21 @@ extension SQLiteQueueStore {
             // An event is of an item the step changed (the session's others, in a long one, are
             // many); one of an item it did not write is listed on its own.
             // (Its alert is read where the item lies: a copy of the item cost 600 instructions.)
-            let alert: String?
+            let (alert, campaign): (String?, String?)
             if let index = updated.firstIndex(where: { $0.ticket == event.ticket }) {
-                alert = Self.alert(of: updated[index].content)
+                (alert, campaign) = (Self.alert(of: updated[index].content), updated[index].campaign)
             } else if let index = inserted.firstIndex(where: { $0.ticket == event.ticket }) {
-                alert = Self.alert(of: inserted[index].content)
+                (alert, campaign) = (Self.alert(of: inserted[index].content), inserted[index].campaign)
             } else {
                 if appended.insert(event.ticket).inserted {
                     try ItemRecord.appendEvents(listed(event.ticket), ticket: event.ticket, in: db)
                 }
-                alert = items.item(ticket: event.ticket).flatMap { Self.alert(of: $0.content) }
+                let item = items.item(ticket: event.ticket)
+                (alert, campaign) = (item.flatMap { Self.alert(of: $0.content) }, item?.campaign)
             }
-            written.append(RecentOutcomes.event(event, id: id, alert: alert))
+            let kept = RecentOutcomes.event(event, id: id, alert: alert)
+            if let campaign { try CampaignTallies.countEvent(event.kind, action: kept.action, campaign: campaign, in: db) }
+            written.append(kept)
         }
         batcher.transactionEnd.onCommit { [recentOutcomes, written] in recentOutcomes.kept(written) }
     }

@@ -51,9 +51,9 @@ struct SQLiteCampaignTests {
         }
         let old = try DatabaseQueue(path: path)
         try await old.write { db in
-            for trigger in ["insert", "move", "erase", "event"] { try db.execute(sql: "DROP TRIGGER campaign_tallies_\(trigger)") }
+            for trigger in ["insert", "move", "erase"] { try db.execute(sql: "DROP TRIGGER campaign_tallies_\(trigger)") }
             try db.execute(sql: "DROP TABLE campaign_tallies")
-            try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = 'campaignTallies'")
+            try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier IN ('campaignTallies', 'campaignEventsCountedBySteps')")
         }
         try old.close()
         // When
