@@ -47,18 +47,23 @@ final class StagedEvents: Sendable {
 
     /// Stages `event`, numbered `id`, for the commit of the transaction under way.
     func stage(_ event: ItemEvent, id: Int64) {
-        let detail = event.detail.isEmpty ? "{}" : event.detailJSON
-        let type = event.kind.rawValue
+        var texts = (event.session, event.ticket, event.kind.rawValue, event.detail.isEmpty ? "{}" : event.detailJSON)
         state.withLock { state in
             let start = state.text.count
-            state.text.append(contentsOf: event.session.utf8)
-            state.text.append(contentsOf: event.ticket.utf8)
-            state.text.append(contentsOf: type.utf8)
-            state.text.append(contentsOf: detail.utf8)
             let lengths = (
-                Int32(event.session.utf8.count), Int32(event.ticket.utf8.count), Int32(type.utf8.count), Int32(detail.utf8.count)
+                Self.append(&texts.0, to: &state.text), Self.append(&texts.1, to: &state.text),
+                Self.append(&texts.2, to: &state.text), Self.append(&texts.3, to: &state.text)
             )
             state.rows.append(Row(id: id, at: event.at.timeIntervalSince1970, start: start, lengths: lengths))
+        }
+    }
+
+    /// Appends `string`'s UTF-8 to `text` in one copy (through `withUTF8`: appending its
+    /// `utf8` view went byte by byte for the short strings stored inline); its length.
+    private static func append(_ string: inout String, to text: inout [UInt8]) -> Int32 {
+        string.withUTF8 { bytes in
+            text.append(contentsOf: bytes)
+            return Int32(bytes.count)
         }
     }
 
