@@ -2,6 +2,7 @@ import AlertCatalogs
 import AlertQueue
 import AlertSpec
 import Foundation
+import TestExecutors
 import Testing
 
 @testable import AlertServer
@@ -11,7 +12,7 @@ import Testing
 /// The `pacing` member of an enqueue: the item carries the alert's rule tightened by the
 /// enqueue's (an ad-hoc spec only the enqueue's), a bad rule or a deferred gap past the TTL is a
 /// 422 naming the member, and the catalog listing shows each alert's rule.
-@Suite("Enqueue pacing: the alert's rule, tightened by the enqueue")
+@Suite("Enqueue pacing: the alert's rule, tightened by the enqueue", .ownThread)
 struct EnqueuePacingTests {
     let alerts: RenderedAlerts
 
@@ -103,9 +104,9 @@ struct EnqueuePacingTests {
         }
     }
 
-    @Test("the catalog listing shows an alert's rule, and no pacing member for an alert without one")
-    func listed() throws {
-        try withLiveServer { port in
+    @Test("the catalog listing shows an alert's rule, and no pacing member for an alert without one, as openapi.yaml says")
+    func listed() async throws {
+        let bodies = try withLiveServer { port in
             let response = try RawHTTPClient(port: port).request("GET", "/v1/catalogs/app")
             #expect(response.status == 200)
             let alerts = try #require(try response.jsonObject()?["alerts"] as? [[String: Any]])
@@ -117,6 +118,10 @@ struct EnqueuePacingTests {
             let gap = (byType["newMessages"]?["pacing"] as? [String: Any])?["minGap"] as? [String: Any]
             #expect(gap?["duration"] as? String == "1m")
             #expect(byType["questionExit"] != nil && byType["questionExit"]?["pacing"] == nil)
+            let onboarding = try RawHTTPClient(port: port).request("GET", "/v1/catalogs/onboarding")
+            return [("app", response.body), ("onboarding", onboarding.body)]
         }
+        let failures = try await DocumentSchema.failures(of: bodies, against: "CatalogDetail")
+        #expect(failures.isEmpty, "\(failures)")
     }
 }
