@@ -10,8 +10,9 @@ import Testing
 @testable import HTTPTestSupport
 
 /// The `pacing` member of an enqueue: the item carries the alert's rule tightened by the
-/// enqueue's (an ad-hoc spec only the enqueue's), a bad rule or a deferred gap past the TTL is a
-/// 422 naming the member, and the catalog listing shows each alert's rule.
+/// enqueue's (an ad-hoc spec only the enqueue's), rules that can hold are accepted over real
+/// sockets (those refused are among `LiveEnqueueTests`' bad bodies), and the catalog listing
+/// shows each alert's rule.
 @Suite("Enqueue pacing: the alert's rule, tightened by the enqueue", .ownThread)
 struct EnqueuePacingTests {
     let alerts: RenderedAlerts
@@ -62,31 +63,6 @@ struct EnqueuePacingTests {
     }
 
     // MARK: Over real sockets
-
-    @Test(
-        "a bad rule, or a deferred gap longer than the TTL, is 422 naming the member, and queues nothing",
-        arguments: [
-            (#"{"alert":"app/questionExit","pacing":{"limits":[{"count":0,"period":"1d"}]}}"#, ["/pacing/limits/0/count"], "out-of-range"),
-            (#"{"alert":"app/questionExit","pacing":{"limits":[{"count":1,"period":"0s"}]}}"#, ["/pacing/limits/0/period"], "invalid-value"),
-            (#"{"alert":"app/questionExit","pacing":{"once":{"scope":"device"}}}"#, ["/pacing/once/scope"], "invalid-value"),
-            (#"{"alert":"app/questionExit","pacing":{"cap":3}}"#, ["/pacing/cap"], "unknown-field"),
-            (#"{"alert":"app/questionExit","pacing":"daily"}"#, ["/pacing"], "invalid-type"),
-            (#"{"alert":"app/questionExit","ttl":30,"pacing":{"minGap":{"duration":"1m"}}}"#, ["/pacing/minGap/duration"], "gap-past-ttl"),
-            // The alert's own 60 s gap, deferred, cannot be waited out in 30 s
-            (#"{"alert":"app/newMessages","params":{"count":1,"sender":"A"},"ttl":30}"#, ["/ttl"], "gap-past-ttl"),
-            (#"{"spec":{"kind":"hud","state":"success"},"ttl":5,"pacing":{"minGap":{"duration":"10s"}}}"#, ["/pacing/minGap/duration"], "gap-past-ttl"),
-            (#"{"alert":"app/nope","pacing":{"whenCapped":"later"}}"#, ["/alert", "/pacing/whenCapped"], nil),
-        ] as [(String, [String], String?)])
-    func refused(body: String, pointers: [String], code: String?) throws {
-        try withLiveServer { port in
-            let admin = try SessionClient(port: port, session: "paced")
-            let issues = try expectInvalidRequest(try admin.admin("POST", "/queue", json: body))
-            #expect(issues.map(\.pointer).sorted() == pointers.sorted(), "\(issues)")
-            if let code { #expect(issues.first?.code == code, "\(issues)") }
-            #expect(issues.allSatisfy { !$0.message.isEmpty })
-            #expect(try admin.list().items.isEmpty)
-        }
-    }
 
     @Test(
         "a rule that can hold is accepted: a dropped gap past the TTL, a deferred one within it, a rule on a spec",

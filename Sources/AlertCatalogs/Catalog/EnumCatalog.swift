@@ -44,7 +44,8 @@ public struct EnumCatalog<Target: AlertTarget>: AlertCatalog {
                         }
                     }
                 }
-                entries.append(AlertTypeInfo(type: type, kind: sample.kind, parameters: parameters, example: example, pacing: sample.pacing))
+                entries.append(AlertTypeInfo(
+                    type: type, kind: sample.kind, parameters: parameters, example: example, pacing: sample.pacing))
             } catch {
                 problems.append("\(String(describing: sample)): \(error)")
             }

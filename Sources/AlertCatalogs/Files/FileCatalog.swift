@@ -127,7 +127,8 @@ public struct FileCatalog: AlertCatalog {
             }
             if let kind {
                 entries.append(AlertTypeInfo(
-                    type: type, kind: kind, parameters: template.parameterInfos, example: template.example, pacing: pacing[type] ?? .none))
+                    type: type, kind: kind, parameters: template.parameterInfos, example: template.example,
+                    pacing: pacing[type] ?? Pacing.none))
             }
         }
         guard problems.problems.isEmpty else {

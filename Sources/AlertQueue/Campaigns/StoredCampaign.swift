@@ -38,7 +38,7 @@ public enum StoredCampaign {
         return NewItem(
             session: "", content: try StoredContent.content(json: template.content), priority: template.priority, lane: lane,
             dedupeKey: template.dedupeKey, ttl: template.ttl, onDuplicate: .keep, origin: .campaign,
-            notBefore: template.notBefore.map { .at(Date(timeIntervalSince1970: $0)) }, pacing: template.pacing ?? .none)
+            notBefore: template.notBefore.map { .at(Date(timeIntervalSince1970: $0)) }, pacing: template.pacing ?? Pacing.none)
     }
 
     public static func json(audience: Audience) throws -> String {

@@ -27,9 +27,8 @@ private struct PacingReader {
     init(issues: [SpecIssue]) { self.issues = issues }
 
     mutating func pacing(_ json: JSON, at pointer: String) -> Pacing? {
-        guard let members = object(json, at: pointer, among: ["limits", "once", "minGap", "whenCapped"], "an object of limits, once, minGap and whenCapped") else {
-            return nil
-        }
+        let shape = "an object of limits, once, minGap and whenCapped"
+        guard let members = object(json, at: pointer, among: ["limits", "once", "minGap", "whenCapped"], shape) else { return nil }
         var pacing = Pacing()
         if let limits = members["limits"] {
             if let list = limits.array {
@@ -38,10 +37,11 @@ private struct PacingReader {
                 problem(pointer + "/limits", "invalid-type", "limits is a list of {count, period, scope}.")
             }
         }
-        if let once = members["once"], let read = object(once, at: pointer + "/once", among: ["scope"], "an object with an optional scope") {
+        if let once = members["once"], let read = object(once, at: pointer + "/once", among: ["scope"], "an object of scope") {
             pacing.once = Pacing.Once(scope: scope(read["scope"], at: pointer + "/once/scope"))
         }
-        if let gap = members["minGap"], let read = object(gap, at: pointer + "/minGap", among: ["duration", "scope"], "an object of duration and scope") {
+        let gapShape = "an object of duration and scope"
+        if let gap = members["minGap"], let read = object(gap, at: pointer + "/minGap", among: ["duration", "scope"], gapShape) {
             let duration = period(read["duration"], at: pointer + "/minGap/duration")
             let scope = scope(read["scope"], at: pointer + "/minGap/scope")
             pacing.minGap = duration.map { Pacing.Gap(duration: $0, scope: scope) }
@@ -57,7 +57,8 @@ private struct PacingReader {
     }
 
     private mutating func limit(_ json: JSON, at pointer: String) -> Pacing.Limit? {
-        guard let members = object(json, at: pointer, among: ["count", "period", "scope"], "an object of count, period and scope") else { return nil }
+        let shape = "an object of count, period and scope"
+        guard let members = object(json, at: pointer, among: ["count", "period", "scope"], shape) else { return nil }
         var count: Int?
         switch members["count"] {
         case nil: problem(pointer + "/count", "missing-field", "A limit needs its count.")
@@ -82,7 +83,8 @@ private struct PacingReader {
             return nil
         }
         for name in members.keys.sorted() where !allowed.contains(name) {
-            problem(pointer + "/" + JSONPointer.escape(name), "unknown-field", "\"\(name)\" is not a field here; use \(allowed.sorted().joined(separator: ", ")).")
+            let known = allowed.sorted().joined(separator: ", ")
+            problem(pointer + "/" + JSONPointer.escape(name), "unknown-field", "\"\(name)\" is not a field here; use \(known).")
         }
         return members.filter { !$0.value.isNull }
     }
@@ -94,7 +96,8 @@ private struct PacingReader {
         }
         let period = json.string.flatMap(Period.init) ?? json.integer.flatMap(Period.init(seconds:))
         guard let period, period <= Pacing.maxPeriod else {
-            problem(pointer, "invalid-value", "This is \(Period.expected) (or whole seconds), more than zero and at most \(Pacing.maxPeriod).")
+            problem(
+                pointer, "invalid-value", "This is \(Period.expected) (or whole seconds), more than zero and at most \(Pacing.maxPeriod).")
             return nil
         }
         return period

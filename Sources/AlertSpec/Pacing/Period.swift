@@ -53,7 +53,8 @@ extension Period: Codable {
     /// Written as its text (`"30d"`); read from that text or from a whole number of seconds.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
-        let period = (try? container.decode(String.self)).flatMap(Period.init) ?? (try? container.decode(Int.self)).flatMap(Period.init(seconds:))
+        let period =
+            (try? container.decode(String.self)).flatMap(Period.init) ?? (try? container.decode(Int.self)).flatMap(Period.init(seconds:))
         guard let period else {
             throw DecodingError.dataCorruptedError(in: container, debugDescription: "Expected \(Self.expected), or whole seconds.")
         }
