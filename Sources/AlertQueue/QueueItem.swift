@@ -44,6 +44,9 @@ public struct NewItem: Sendable, Equatable {
     public var group: String?
     /// The campaign it is a copy of (see `QueueItem.campaign`).
     public var campaign: String?
+    /// How often its alert may be shown: its catalog's rule tightened by the enqueue's. The
+    /// store's step enforces it.
+    public var pacing: Pacing
 
     /// What an enqueue does to the live item that already has its dedupe key.
     public enum OnDuplicate: String, Sendable, Equatable, CaseIterable {
@@ -58,7 +61,7 @@ public struct NewItem: Sendable, Equatable {
     public init(
         session: String, content: QueueContent, priority: Int, lane: Lane, dedupeKey: String, ttl: Double? = nil,
         atHead: Bool = false, onDuplicate: OnDuplicate = .keep, origin: EnqueueOrigin = .admin, notBefore: NotBefore? = nil,
-        group: String? = nil, campaign: String? = nil
+        group: String? = nil, campaign: String? = nil, pacing: Pacing = .none
     ) {
         self.session = session
         self.content = content
@@ -72,6 +75,7 @@ public struct NewItem: Sendable, Equatable {
         self.notBefore = notBefore
         self.group = group
         self.campaign = campaign
+        self.pacing = pacing
     }
 }
 

@@ -3,6 +3,7 @@ import AlertQueue
 import AlertQueuePostgres
 import AlertQueueSQLite
 import AlertServer
+import AlertSpec
 import ArgumentParser
 import Dispatch
 import Foundation

@@ -54,6 +54,17 @@ struct LiveEnqueueTests {
             (#"{"alert":"app/questionExit","spec":{"kind":"hud","state":"success"}}"#, [""], "alert-or-spec"),
             (#"{}"#, [""], "alert-or-spec"),
             (#"{"alert":"app/nope","priority":5000,"ttl":-1}"#, ["/alert", "/priority", "/ttl"], nil),
+            // A bad pacing rule, or a deferred gap longer than the TTL (what is accepted: EnqueuePacingTests)
+            (#"{"alert":"app/questionExit","pacing":{"limits":[{"count":0,"period":"1d"}]}}"#, ["/pacing/limits/0/count"], "out-of-range"),
+            (#"{"alert":"app/questionExit","pacing":{"limits":[{"count":1,"period":"0s"}]}}"#, ["/pacing/limits/0/period"], "invalid-value"),
+            (#"{"alert":"app/questionExit","pacing":{"once":{"scope":"device"}}}"#, ["/pacing/once/scope"], "invalid-value"),
+            (#"{"alert":"app/questionExit","pacing":{"cap":3}}"#, ["/pacing/cap"], "unknown-field"),
+            (#"{"alert":"app/questionExit","pacing":"daily"}"#, ["/pacing"], "invalid-type"),
+            (#"{"alert":"app/questionExit","ttl":30,"pacing":{"minGap":{"duration":"1m"}}}"#, ["/pacing/minGap/duration"], "gap-past-ttl"),
+            // The alert's own 60 s gap, deferred, cannot be waited out in 30 s
+            (#"{"alert":"app/newMessages","params":{"count":1,"sender":"A"},"ttl":30}"#, ["/ttl"], "gap-past-ttl"),
+            (#"{"spec":{"kind":"hud","state":"success"},"ttl":5,"pacing":{"minGap":{"duration":"10s"}}}"#, ["/pacing/minGap/duration"], "gap-past-ttl"),
+            (#"{"alert":"app/nope","pacing":{"whenCapped":"later"}}"#, ["/alert", "/pacing/whenCapped"], nil),
         ] as [(String, [String], String?)])
     func badEnqueue(body: String, pointers: [String], code: String?) throws {
         try withLiveServer { port in

@@ -14,10 +14,12 @@ struct LiveExplainTests {
     func doneWhen() throws {
         let clock = ManualClock()
         try withLiveServer(clock: clock) { port in
-            // Given three alerts, one with a TTL of 5 s
+            // Given three alerts, one with a TTL of 5 s (dropped when capped: its alert's deferred
+            // 60 s gap could not be waited out in 5 s)
             let s = try SessionClient.open(port: port, session: "ana")
             let exit = try s.enqueue(#"{"alert":"app/questionExit"}"#)  // 700
-            let messages = try s.enqueue(#"{"alert":"app/newMessages","params":{"count":1,"sender":"Bo"},"ttl":5}"#)  // 400
+            let messages = try s.enqueue(
+                #"{"alert":"app/newMessages","params":{"count":1,"sender":"Bo"},"ttl":5,"pacing":{"whenCapped":"drop"}}"#)  // 400
             let push = try s.enqueue(#"{"alert":"app/pushPermission"}"#)  // 300
             // Before anything happens, the highest priority wins and the others wait behind it
             let before = try explain(s)

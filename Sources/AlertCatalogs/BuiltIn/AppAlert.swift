@@ -220,6 +220,17 @@ public enum AppAlert: AlertTarget {
         }
     }
 
+    /// Permission pre-prompts ask a device at most once a month, and one that cannot ask now is
+    /// dropped: it would be stale by the time it could. New messages come a minute apart at
+    /// least, the later ones waiting their turn.
+    public var pacing: Pacing {
+        switch self {
+        case .pushPermission, .locationPermission: Pacing(limits: [.init(count: 1, period: .days(30))], whenCapped: .drop)
+        case .newMessages: Pacing(minGap: .init(duration: .seconds(60)), whenCapped: .defer)
+        default: .none
+        }
+    }
+
     /// Messages from one sender replace each other in the queue whatever the count.
     public var dedupeKey: String? {
         switch self {

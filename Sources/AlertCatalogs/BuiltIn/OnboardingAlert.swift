@@ -10,6 +10,9 @@ public enum OnboardingAlert: AlertTarget {
 
     public var kind: AlertKind { .card }
     public var priority: Int { 800 }
+    /// A first launch happens once on a device: the flow is shown once per session ever, and
+    /// dropped rather than kept when it has been.
+    public var pacing: Pacing { Pacing(once: .init(scope: .session), whenCapped: .drop) }
 
     public var card: CardFlow<LocalizedText>? {
         switch self {

@@ -73,15 +73,18 @@ public struct AlertTypeInfo: Sendable, Equatable, Encodable {
     public var parameters: [ParameterInfo]
     /// The sample's parameters.
     public var example: [String: ParameterValue]
+    /// How often the alert may be shown; listed only when it has a rule.
+    public var pacing: Pacing
 
-    public init(type: String, kind: AlertKind, parameters: [ParameterInfo], example: [String: ParameterValue]) {
+    public init(type: String, kind: AlertKind, parameters: [ParameterInfo], example: [String: ParameterValue], pacing: Pacing = .none) {
         self.type = type
         self.kind = kind
         self.parameters = parameters
         self.example = example
+        self.pacing = pacing
     }
 
-    private enum CodingKeys: String, CodingKey { case type, kind, parameters, example }
+    private enum CodingKeys: String, CodingKey { case type, kind, parameters, example, pacing }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
@@ -89,6 +92,7 @@ public struct AlertTypeInfo: Sendable, Equatable, Encodable {
         try container.encode(kind, forKey: .kind)
         try container.encode(parameters, forKey: .parameters)
         try container.encode(ParameterList(example), forKey: .example)
+        if !pacing.isNone { try container.encode(pacing, forKey: .pacing) }
     }
 }
 

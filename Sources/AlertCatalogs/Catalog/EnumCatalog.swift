@@ -31,6 +31,7 @@ public struct EnumCatalog<Target: AlertTarget>: AlertCatalog {
                     problems.append("\(type): more than one sample")
                     continue
                 }
+                problems += sample.pacing.problems.map { "\(type): pacing: \($0)" }
                 let parameters = try ParameterDecoder.parameters(of: Target.self, type: type)
                 let rebuilt = try ParameterDecoder.decode(Target.self, type: type, parameters: example)
                 for locale in localizer.locales {
@@ -43,7 +44,8 @@ public struct EnumCatalog<Target: AlertTarget>: AlertCatalog {
                         }
                     }
                 }
-                entries.append(AlertTypeInfo(type: type, kind: sample.kind, parameters: parameters, example: example))
+                entries.append(AlertTypeInfo(
+                    type: type, kind: sample.kind, parameters: parameters, example: example, pacing: sample.pacing))
             } catch {
                 problems.append("\(String(describing: sample)): \(error)")
             }

@@ -13,14 +13,16 @@ import AlertSpec
 /// ```
 ///
 /// `sourceLanguage` defaults to `en`. Each template is a spec draft whose `{name}` placeholders
-/// are its parameters. `examples` is optional: a parameter without an example value is checked
-/// and listed with its own name as the value. The format is closed: any other member is an error.
+/// are its parameters; its one member that is not the spec's, `pacing`, is how often the alert
+/// may be shown (`Pacing`). `examples` is optional: a parameter without an example value is
+/// checked and listed with its own name as the value. The format is closed: any other member is
+/// an error.
 enum AlertdCatalogFile {
     static let members: Set<String> = ["sourceLanguage", "alerts", "examples"]
 
     static func read(
         _ root: JSONTree, into problems: inout ProblemList
-    ) -> (sourceLanguage: String, templates: [(type: String, template: SpecTemplate)]) {
+    ) -> (sourceLanguage: String, templates: [(type: String, template: SpecTemplate)], pacing: [String: Pacing]) {
         let none = CatalogProblem.none
         for key in (root.object ?? [:]).keys.sorted() where !members.contains(key) {
             problems.error(
@@ -40,17 +42,24 @@ enum AlertdCatalogFile {
 
         guard let alerts = root["alerts"]?.object else {
             problems.error(none, "/alerts", "invalid-type", "\"alerts\" must be an object of spec templates by alert type.")
-            return (sourceLanguage, [])
+            return (sourceLanguage, [], [:])
         }
         if alerts.isEmpty { problems.error(none, "/alerts", "no-alert", "A catalog needs at least one alert.") }
 
         let examples = self.examples(root["examples"], types: Set(alerts.keys), into: &problems)
         var templates: [(type: String, template: SpecTemplate)] = []
-        for (type, tree) in alerts.sorted(by: { $0.key < $1.key }) {
-            guard tree.object != nil else {
-                problems.error(type, "", "invalid-type", "A template must be an object (a spec draft), not \(tree.typeName).")
+        var pacing: [String: Pacing] = [:]
+        for (type, entry) in alerts.sorted(by: { $0.key < $1.key }) {
+            guard var members = entry.object else {
+                problems.error(type, "", "invalid-type", "A template must be an object (a spec draft), not \(entry.typeName).")
                 continue
             }
+            if let declared = members.removeValue(forKey: "pacing"), !declared.isNull {
+                var issues: [SpecIssue] = []
+                if let rule = Pacing(json: declared, at: "/pacing", issues: &issues) { pacing[type] = rule }
+                for issue in issues { problems.error(type, issue.pointer, issue.code, issue.message) }
+            }
+            let tree = JSONTree.object(members)
             for (pointer, message) in FormattedText.problems(in: tree) {
                 problems.error(type, pointer, "invalid-formatted-text", message)
             }
@@ -67,7 +76,7 @@ enum AlertdCatalogFile {
             }
             templates.append((type, template))
         }
-        return (sourceLanguage, templates)
+        return (sourceLanguage, templates, pacing)
     }
 
     /// `examples`: by alert type, parameter values as text.

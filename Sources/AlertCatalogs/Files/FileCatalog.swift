@@ -75,11 +75,13 @@ public struct FileCatalog: AlertCatalog {
         var sourceLanguage = "en"
         var format = Format.alertd
         var templates: [(type: String, template: SpecTemplate)] = []
+        var pacing: [String: Pacing] = [:]
         switch Self.format(of: root) {
         case .alertd?:
             let file = AlertdCatalogFile.read(root, into: &problems)
             sourceLanguage = file.sourceLanguage
             templates = file.templates
+            pacing = file.pacing
         case .criticalMoments?:
             format = .criticalMoments
             templates = CriticalMomentsConfig.read(root, catalog: name, into: &problems)
@@ -124,7 +126,9 @@ public struct FileCatalog: AlertCatalog {
                 }
             }
             if let kind {
-                entries.append(AlertTypeInfo(type: type, kind: kind, parameters: template.parameterInfos, example: template.example))
+                entries.append(AlertTypeInfo(
+                    type: type, kind: kind, parameters: template.parameterInfos, example: template.example,
+                    pacing: pacing[type] ?? Pacing.none))
             }
         }
         guard problems.problems.isEmpty else {

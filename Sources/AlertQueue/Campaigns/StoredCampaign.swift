@@ -12,6 +12,8 @@ public enum StoredCampaign {
         var ttl: Double?
         /// Seconds since 1970.
         var notBefore: Double?
+        /// Absent in templates stored without a rule.
+        var pacing: Pacing?
     }
 
     private struct Members: Codable {
@@ -24,7 +26,8 @@ public enum StoredCampaign {
     public static func json(template item: NewItem, now: Date) throws -> String {
         let template = Template(
             content: try StoredContent.json(item.content), priority: item.priority, lane: item.lane.rawValue, dedupeKey: item.dedupeKey,
-            ttl: item.ttl, notBefore: item.notBefore?.resolved(now: now)?.timeIntervalSince1970)
+            ttl: item.ttl, notBefore: item.notBefore?.resolved(now: now)?.timeIntervalSince1970,
+            pacing: item.pacing.isNone ? nil : item.pacing)
         return String(decoding: try encoder.encode(template), as: UTF8.self)
     }
 
@@ -35,7 +38,7 @@ public enum StoredCampaign {
         return NewItem(
             session: "", content: try StoredContent.content(json: template.content), priority: template.priority, lane: lane,
             dedupeKey: template.dedupeKey, ttl: template.ttl, onDuplicate: .keep, origin: .campaign,
-            notBefore: template.notBefore.map { .at(Date(timeIntervalSince1970: $0)) })
+            notBefore: template.notBefore.map { .at(Date(timeIntervalSince1970: $0)) }, pacing: template.pacing ?? Pacing.none)
     }
 
     public static func json(audience: Audience) throws -> String {

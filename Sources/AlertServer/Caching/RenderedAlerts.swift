@@ -82,6 +82,8 @@ struct RenderedAlerts: Sendable {
         var lane: Lane
         /// The alert's own dedupe key, else its id with its canonical parameters.
         var dedupeKey: String
+        /// How often the alert may be shown, as its catalog declares it.
+        var pacing: Pacing
     }
 
     /// One alert in one locale, ready to send.
@@ -214,7 +216,7 @@ struct RenderedAlerts: Sendable {
     }
 
     private static func check(_ alert: String, _ parameters: [String: ParameterValue], in catalogs: CatalogRegistry) -> Result<CheckedAlert, Issues> {
-        guard let id = AlertID(alert), let catalog = catalogs[id.catalog], catalog.entry(id.type) != nil else {
+        guard let id = AlertID(alert), let catalog = catalogs[id.catalog], let entry = catalog.entry(id.type) else {
             return .failure(Issues(issues: [SpecIssue(pointer: "/alert", code: "unknown-alert", message: "There is no alert \"\(alert)\".")]))
         }
         do {
@@ -226,7 +228,7 @@ struct RenderedAlerts: Sendable {
                 let canonical = (try? OrderedJSONEncoder().encode(ParameterList(parameters))).map { String(decoding: $0, as: UTF8.self) }
                 key = "alert:\(alert)?\(canonical ?? "")"
             }
-            return .success(CheckedAlert(priority: draft.priority, lane: draft.kind.lane, dedupeKey: key))
+            return .success(CheckedAlert(priority: draft.priority, lane: draft.kind.lane, dedupeKey: key, pacing: entry.pacing))
         } catch let error as ParameterError {
             return .failure(Issues(issues: [
                 SpecIssue(pointer: "/params/" + JSONPointer.escape(error.parameter), code: error.code, message: error.description)

@@ -81,13 +81,9 @@ enum CampaignRequest {
         }
     }
 
-    /// `"30d"`, `"12h"`, `"90m"`, `"45s"` (a whole number and its unit) or a number of seconds.
+    /// `"30d"`, `"12h"`, `"90m"`, `"45s"` (a `Period`) or a number of seconds.
     static func duration(_ value: JSON) -> Double? {
         if let seconds = value.number { return seconds.isFinite ? seconds : nil }
-        guard let text = value.string, let unit = text.last, text.dropLast().allSatisfy({ $0.isASCII && $0.isNumber }),
-            let count = Int(text.dropLast())
-        else { return nil }
-        let scale: Double? = ["d": 86_400, "h": 3_600, "m": 60, "s": 1][unit]
-        return scale.map { Double(count) * $0 }
+        return value.string.flatMap(Period.init).map { Double($0.seconds) }
     }
 }

@@ -6,11 +6,13 @@ import Foundation
 
 /// `POST /v1/sessions/{session}/queue`: `{"alert": "catalog/type", "params": {…}}` or
 /// `{"spec": {…}}`, with optional `priority` (0…1000, default the alert's), `ttl` (seconds),
-/// `dedupeKey`, `onDuplicate` (`refresh`, the default, or `keep`) and `notBefore` (a time or
-/// seconds from now, see `NotBeforeField`). Every problem is reported
-/// at once, each with a pointer into the body.
+/// `dedupeKey`, `onDuplicate` (`refresh`, the default, or `keep`), `notBefore` (a time or
+/// seconds from now, see `NotBeforeField`) and `pacing` (a rule that tightens the alert's, see
+/// `PacingField`). Every problem is reported at once, each with a pointer into the body.
 struct EnqueueRequest {
-    static let members: Set<String> = ["alert", "params", "spec", "priority", "ttl", "dedupeKey", "onDuplicate", NotBeforeField.name]
+    static let members: Set<String> = [
+        "alert", "params", "spec", "priority", "ttl", "dedupeKey", "onDuplicate", NotBeforeField.name, PacingField.name,
+    ]
     /// The longest wait an item may be given: 30 days.
     static let maxTTL = 30.0 * 86_400
 
@@ -78,8 +80,9 @@ struct EnqueueRequest {
         readExtra(object, &issues)
         let fields = Body(object, issues: &issues)
         let notBefore = NotBeforeField.read(object, now: now, issues: &issues)
+        let pacing = PacingField.read(object, issues: &issues)
 
-        var accepted: (priority: Int, lane: Lane, dedupeKey: String)?
+        var accepted: (priority: Int, lane: Lane, dedupeKey: String, pacing: Pacing)?
         var content: QueueContent?
         // An alert of the wrong type was reported already: it still says which form was meant.
         let givesAlert = object["alert"].map { !$0.isNull } ?? false
@@ -87,7 +90,7 @@ struct EnqueueRequest {
         case (true, nil):
             guard let alert = fields.alert else { break }
             switch alerts.check(alert, fields.params ?? [:]) {
-            case .success(let checked): accepted = (checked.priority, checked.lane, checked.dedupeKey)
+            case .success(let checked): accepted = (checked.priority, checked.lane, checked.dedupeKey, checked.pacing)
             case .failure(let found): issues += found.issues
             }
             content = .alert(id: alert, parameters: fields.params ?? [:])
@@ -100,7 +103,7 @@ struct EnqueueRequest {
                 let digest = (try? OrderedJSONEncoder().encode(draft)).map {
                     "spec:" + SHA256.hash(data: $0).map { String(format: "%02x", $0) }.joined()
                 }
-                accepted = (draft.priority, draft.kind.lane, digest ?? "")
+                accepted = (draft.priority, draft.kind.lane, digest ?? "", Pacing.none)
             }
         default:
             issues.append(SpecIssue(pointer: "", code: "alert-or-spec", message: "Give either alert (with params) or spec, not both."))
@@ -108,8 +111,12 @@ struct EnqueueRequest {
         if let priority = fields.priority, !(0...1000).contains(priority) {
             issues.append(SpecIssue(pointer: "/priority", code: "out-of-range", message: "\(priority) is outside 0…1000."))
         }
-        if let ttl = fields.ttl, !(ttl > 0 && ttl <= maxTTL) {
+        let ttlInRange = fields.ttl.map { $0 > 0 && $0 <= maxTTL } ?? true
+        if !ttlInRange {
             issues.append(SpecIssue(pointer: "/ttl", code: "out-of-range", message: "The TTL is seconds, more than 0 and at most \(Int(maxTTL))."))
+        }
+        let effective = accepted.map {
+            PacingField.effective(declared: $0.pacing, given: pacing, ttl: ttlInRange ? fields.ttl : nil, issues: &issues)
         }
         if let key = fields.dedupeKey, key.isEmpty || key.count > 200 {
             issues.append(SpecIssue(pointer: "/dedupeKey", code: "invalid-value", message: "A dedupe key has 1 to 200 characters."))
@@ -118,11 +125,11 @@ struct EnqueueRequest {
         if onDuplicate == nil {
             issues.append(SpecIssue(pointer: "/onDuplicate", code: "invalid-value", message: "onDuplicate is \"refresh\" or \"keep\"."))
         }
-        guard issues.isEmpty, let accepted, let content, let onDuplicate else { throw APIError.invalidRequest(issues) }
+        guard issues.isEmpty, let accepted, let content, let onDuplicate, let effective else { throw APIError.invalidRequest(issues) }
         return NewItem(
             session: session, content: content, priority: fields.priority ?? accepted.priority, lane: accepted.lane,
             dedupeKey: fields.dedupeKey.map { "key:" + $0 } ?? accepted.dedupeKey, ttl: fields.ttl, onDuplicate: onDuplicate,
-            notBefore: notBefore)
+            notBefore: notBefore, pacing: effective)
     }
 
     /// The ad-hoc spec, read and validated as `POST /v1/specs/validate` does, pointers under `/spec`.

@@ -47,7 +47,7 @@ enum ItemRendering {
         case .success(let checked):
             return NewItem(
                 session: item.session, content: .alert(id: alert, parameters: parameters), priority: checked.priority,
-                lane: checked.lane, dedupeKey: checked.dedupeKey, atHead: true, origin: .chain)
+                lane: checked.lane, dedupeKey: checked.dedupeKey, atHead: true, origin: .chain, pacing: checked.pacing)
         case .failure(let found):
             throw APIError.invalidRequest(found.issues)
         }

@@ -51,6 +51,10 @@ public protocol AlertTarget: Codable, Sendable {
     var card: CardFlow<LocalizedText>? { get }
     /// The key that makes two queued alerts the same; nil means type plus parameters. Default: nil.
     var dedupeKey: String? { get }
+    /// How often it may be shown (`Pacing`): one rule per alert type, read from the type's
+    /// sample for the catalog listing and every enqueue, so it does not depend on the
+    /// parameters. Default: `.none`.
+    var pacing: Pacing { get }
     /// One value per case with example parameters (Moya's `sampleData`): it feeds the catalog
     /// listing, documentation and the tests that render every case.
     static var samples: [Self] { get }
@@ -71,4 +75,5 @@ extension AlertTarget {
     public var toast: ToastContent<LocalizedText>? { nil }
     public var card: CardFlow<LocalizedText>? { nil }
     public var dedupeKey: String? { nil }
+    public var pacing: Pacing { .none }
 }
