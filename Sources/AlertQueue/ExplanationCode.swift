@@ -22,6 +22,13 @@ public enum ExplanationCode: String, Sendable, CaseIterable, Codable {
     case cancelled
     /// Delivered `deliveries` times without an ack; never delivered again.
     case dead
+    /// Its pacing holds it back: its alert was shown as often as a limit allows in its period
+    /// (`until`: when one of those deliveries leaves the period).
+    case pacingLimit = "pacing-limit"
+    /// Its pacing holds it back: its alert was shown once already, and may be shown once ever.
+    case pacingOnce = "pacing-once"
+    /// Its pacing holds it back: its alert was shown less than its minimum gap ago (`until`).
+    case pacingGap = "pacing-gap"
     /// For the session, not an item: nothing is queued.
     case queueEmpty = "queue-empty"
 }
@@ -36,4 +43,15 @@ public enum WinReason: String, Sendable, CaseIterable, Codable {
     case priority
     /// Others have its priority, and it was queued first.
     case older
+}
+
+extension ExplanationCode {
+    /// The code of a pacing rule's part that holds an item back.
+    public init(_ rule: PacingRule) {
+        switch rule {
+        case .limit: self = .pacingLimit
+        case .once: self = .pacingOnce
+        case .minGap: self = .pacingGap
+        }
+    }
 }

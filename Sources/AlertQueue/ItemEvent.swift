@@ -37,11 +37,14 @@ public struct ItemEvent: Sendable, Equatable {
         case withdrawn
         /// Delivered `deliveries` times without an ack: dead-lettered.
         case dead
+        /// Its pacing `rule` (`limit`, `once` or `min-gap`) did not allow it, and it was dropped
+        /// rather than kept waiting (`until`: when the rule would have allowed it): cancelled.
+        case capped
 
         /// Whether the item is finished after it: no event follows one of these.
         public var finishes: Bool {
             switch self {
-            case .acknowledged, .superseded, .expired, .cancelled, .withdrawn, .dead: true
+            case .acknowledged, .superseded, .expired, .cancelled, .withdrawn, .dead, .capped: true
             case .enqueued, .refreshed, .delivered, .requeued: false
             }
         }

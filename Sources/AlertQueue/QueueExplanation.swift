@@ -9,7 +9,8 @@ public struct ItemExplanation: Sendable, Equatable {
     /// `lane-busy`: the presenting item; `behind`: the item that comes first.
     public var blocker: QueueItem?
     /// `held`: when the hold ends; `scheduled`: when it becomes deliverable; `presenting`: when
-    /// the lease ends; `expired`: when the TTL ended.
+    /// the lease ends; `expired`: when the TTL ended; `pacing-limit`, `pacing-gap`: when its
+    /// pacing allows it again.
     public var until: Date?
     /// `presenting`, and for `lane-busy` the blocker's: when it was delivered (its lease's start).
     public var since: Date?
@@ -66,7 +67,16 @@ public struct QueueExplanation: Sendable, Equatable {
         let holding = QueuePolicy.isHolding(until: snapshot.holdUntil, now: now)
         let lanes = QueuePolicy.freeLanes(all, holdUntil: snapshot.holdUntil, now: now)
         let queued = all.filter { $0.state == .queued }.sorted(by: QueuePolicy.precedes)
-        let deliverable = queued.filter { lanes.contains($0.lane) && QueuePolicy.isDeliverable($0, now: now) }
+        // What each paced item's rule says now, as `next` would judge it.
+        var held: [String: (rule: PacingRule, until: Date?)] = [:]
+        for item in queued where !item.pacing.isNone {
+            if case .capped(let rule, let until) = item.pacing.verdict(alert: item.pacedAlert, history: snapshot.pacing, now: now) {
+                held[item.ticket] = (rule, until)
+            }
+        }
+        let deliverable = queued.filter {
+            lanes.contains($0.lane) && QueuePolicy.isDeliverable($0, now: now) && held[$0.ticket] == nil
+        }
         let presenting = Dictionary(
             all.filter { $0.state == .presenting }.map { ($0.lane, $0) }, uniquingKeysWith: { first, _ in first })
         let lease = policy.settings.leaseDuration
@@ -87,6 +97,9 @@ public struct QueueExplanation: Sendable, Equatable {
                 if !QueuePolicy.isDeliverable(item, now: now) {
                     return ItemExplanation(item: item, code: .scheduled, until: item.notBefore, position: position)
                 }
+                if let paced = held[item.ticket] {
+                    return ItemExplanation(item: item, code: ExplanationCode(paced.rule), until: paced.until, position: position)
+                }
                 if holding, item.lane != .hud {
                     return ItemExplanation(item: item, code: .held, until: snapshot.holdUntil, position: position)
                 }
@@ -102,7 +115,9 @@ public struct QueueExplanation: Sendable, Equatable {
                 }
                 // In a free lane, not first: the deliverable item before it in its lane, or the
                 // winner of another lane.
-                let ahead = laneQueue[..<(position - 1)].last { QueuePolicy.isDeliverable($0, now: now) } ?? deliverable.first
+                let ahead =
+                    laneQueue[..<(position - 1)].last { QueuePolicy.isDeliverable($0, now: now) && held[$0.ticket] == nil }
+                    ?? deliverable.first
                 return ItemExplanation(item: item, code: .behind, blocker: ahead, position: position)
             case .dead: return ItemExplanation(item: item, code: .dead)
             case .expired: return ItemExplanation(item: item, code: .expired, until: item.expiresAt)

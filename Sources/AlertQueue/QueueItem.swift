@@ -111,11 +111,15 @@ public struct QueueItem: Sendable, Equatable {
     public var group: String?
     /// The campaign this item is a copy of (`Campaign`): one per session, recalled with it.
     public var campaign: String?
+    /// How often its alert may be shown (`Pacing`), fixed at its enqueue; `next` delivers it
+    /// only when the rule allows (`QueuePolicy.next`).
+    public var pacing: Pacing
 
     public init(
         ticket: String, session: String, content: QueueContent, priority: Int, lane: Lane, dedupeKey: String,
         state: ItemState, sequence: Int64, enqueuedAt: Date, expiresAt: Date?, deliveries: Int, leaseUntil: Date?,
-        atHead: Bool, input: String? = nil, notBefore: Date? = nil, group: String? = nil, campaign: String? = nil
+        atHead: Bool, input: String? = nil, notBefore: Date? = nil, group: String? = nil, campaign: String? = nil,
+        pacing: Pacing = .none
     ) {
         self.ticket = ticket
         self.session = session
@@ -134,6 +138,16 @@ public struct QueueItem: Sendable, Equatable {
         self.notBefore = notBefore
         self.group = group
         self.campaign = campaign
+        self.pacing = pacing
+    }
+
+    /// The alert its pacing counts deliveries of: the catalog alert (`catalog/type`), whatever
+    /// its parameters; an ad-hoc spec is its own alert, known by its dedupe key.
+    public var pacedAlert: String {
+        switch content {
+        case .alert(let id, _): id
+        case .spec: "\(AlertOutcome.adhoc):\(dedupeKey)"
+        }
     }
 }
 

@@ -20,6 +20,15 @@ extension QueuePolicy {
         items.updateAll(where: { tickets.contains($0.ticket) }) { $0.state = .cancelled }
     }
 
+    /// Finishes the queued item `ticket` that its pacing `rule` holds back and drops
+    /// (`Pacing.WhenCapped.drop`): cancelled, its event `capped`.
+    func cap(_ ticket: String, rule: PacingRule, until: Date?, in items: inout SessionItems, now: Date) {
+        var detail: [String: ParameterValue] = ["rule": .string(rule.rawValue)]
+        if let until { detail["until"] = .string(ItemEvent.timeText(until)) }
+        record(.capped, ticket, in: &items, at: now, detail)
+        items.update(ticket: ticket) { $0.state = .cancelled }
+    }
+
     /// What an ack of `item` (as prepared at `now`) records. Time on screen runs from its last
     /// delivery, which began a lease of `leaseDuration` seconds; an item whose lease had ended
     /// (queued again) has none.

@@ -13,12 +13,17 @@ public struct SessionSnapshot: Sendable, Equatable {
     public var holdUntil: Date?
     /// Done, cancelled and expired items, most recently queued first, at most as many as asked.
     public var finished: [QueueItem]
+    /// The deliveries the paced items' rules count (see `PacingHistory`).
+    public var pacing: PacingHistory
 
-    public init(session: String, now: Date, items: [QueueItem], holdUntil: Date?, finished: [QueueItem]) {
+    public init(
+        session: String, now: Date, items: [QueueItem], holdUntil: Date?, finished: [QueueItem], pacing: PacingHistory = PacingHistory()
+    ) {
         self.session = session
         self.now = now
         self.items = items
         self.holdUntil = holdUntil
         self.finished = finished
+        self.pacing = pacing
     }
 }

@@ -16,6 +16,8 @@ public enum AlertOutcome: String, Sendable, Codable, CaseIterable {
     /// recall (queued, or withdrawn from the screen), or replaced by a newer HUD.
     case cancelled
     case dead
+    /// Dropped by its pacing rule (`Pacing.WhenCapped.drop`) instead of shown.
+    case capped
 
     /// The outcome an event counts as, if any (refreshes and requeues are not outcomes).
     public init?(_ kind: ItemEvent.Kind) {
@@ -26,6 +28,7 @@ public enum AlertOutcome: String, Sendable, Codable, CaseIterable {
         case .expired: self = .expired
         case .cancelled, .withdrawn, .superseded: self = .cancelled
         case .dead: self = .dead
+        case .capped: self = .capped
         case .refreshed, .requeued: return nil
         }
     }

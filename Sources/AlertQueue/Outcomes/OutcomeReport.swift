@@ -22,6 +22,8 @@ public struct OutcomeReport: Sendable, Equatable {
         public var expired = 0
         public var cancelled = 0
         public var dead = 0
+        /// Dropped by their pacing rule.
+        public var capped = 0
         /// Acks by action id and role, most frequent first (an ack without an action has an empty id).
         public var actions: [ActionCount] = []
         /// Seconds from delivery to answer, p50 and p90, from the acks' buckets; nil without acks.
@@ -48,13 +50,15 @@ public struct OutcomeReport: Sendable, Equatable {
             case .expired: expired += count
             case .cancelled: cancelled += count
             case .dead: dead += count
+            case .capped: capped += count
             }
         }
 
         mutating func add(_ other: Day) {
             (enqueued, delivered, acknowledged, dismissed) =
                 (enqueued + other.enqueued, delivered + other.delivered, acknowledged + other.acknowledged, dismissed + other.dismissed)
-            (expired, cancelled, dead) = (expired + other.expired, cancelled + other.cancelled, dead + other.dead)
+            (expired, cancelled, dead, capped) =
+                (expired + other.expired, cancelled + other.cancelled, dead + other.dead, capped + other.capped)
             for action in other.actions { count(action.action, role: action.role, action.count) }
             answerBuckets.merge(other.answerBuckets, uniquingKeysWith: +)
         }

@@ -106,6 +106,8 @@ struct ItemExplanationView: Encodable {
             return "Expired at \(at): its TTL passed before it was delivered."
         case .dead:
             return "Dead since \(at): delivered \(why.item.deliveries) times without an ack; it is never delivered again."
+        case .capped:
+            return "Dropped at \(at) by its pacing (\(detail["rule"]?.description ?? "?")): shown as often as its rule allows."
         case .enqueued, .refreshed, .requeued:
             return sentence(why)
         }
@@ -150,6 +152,12 @@ struct ItemExplanationView: Encodable {
             return "Cancelled after \(item.deliveries) deliveries, before it was acknowledged."
         case .dead:
             return "Dead: delivered \(item.deliveries) times without an ack; it is never delivered again."
+        case .pacingLimit:
+            return "Paced: its alert was shown as often as its pacing allows in a period; it may be shown again from \(until)."
+        case .pacingOnce:
+            return "Paced: its alert may be shown once ever, and was shown already; it waits until its TTL ends."
+        case .pacingGap:
+            return "Paced: its alert was shown less than its minimum gap ago; it may be shown again from \(until)."
         case .queueEmpty:
             return "Nothing is queued."
         }

@@ -65,14 +65,14 @@ struct OutcomeReportView: Encodable {
 
     struct Figures: Encodable {
         var day: String?
-        var enqueued, delivered, acknowledged, dismissed, expired, cancelled, dead: Int
+        var enqueued, delivered, acknowledged, dismissed, expired, cancelled, dead, capped: Int
         var actions: [Action]
         var answerSeconds: AnswerSeconds?
 
         init(_ figures: OutcomeReport.Day, day: String?) {
             self.day = day
             (enqueued, delivered, acknowledged, dismissed) = (figures.enqueued, figures.delivered, figures.acknowledged, figures.dismissed)
-            (expired, cancelled, dead) = (figures.expired, figures.cancelled, figures.dead)
+            (expired, cancelled, dead, capped) = (figures.expired, figures.cancelled, figures.dead, figures.capped)
             actions = figures.actions.map { Action(action: $0.action.isEmpty ? nil : $0.action, role: $0.role.isEmpty ? nil : $0.role, count: $0.count) }
             answerSeconds = figures.answerSeconds.map { AnswerSeconds(p50: Self.rounded($0.p50), p90: Self.rounded($0.p90)) }
         }

@@ -1,0 +1,103 @@
+import AlertSpec
+import Foundation
+
+/// When paced alerts were shown, as a step's pacing rules count them: for each alert and scope
+/// (the session, or every session of its user), the delivery times the longest rule can look
+/// back on (`Pacing.maxPeriod`), oldest first, and whether the alert was ever shown there.
+///
+/// A store fills it for the alerts of the session's paced items (`QueueItem.pacing`); the step
+/// adds its own deliveries (`recordShown`), which the store then keeps.
+///
+/// ```swift
+/// var history = PacingHistory()
+/// history.add(alert: "app/promo", scope: .user, shownAt: [yesterday])
+/// let verdict = rule.verdict(alert: "app/promo", history: history, now: now)   // .capped(…)
+/// ```
+public struct PacingHistory: Sendable, Equatable {
+    /// An alert's deliveries in one scope.
+    public struct Key: Hashable, Sendable {
+        public var alert: String
+        public var scope: Pacing.Scope
+
+        public init(alert: String, scope: Pacing.Scope) {
+            self.alert = alert
+            self.scope = scope
+        }
+    }
+
+    /// Delivery times by key, oldest first.
+    public private(set) var shown: [Key: [Date]] = [:]
+    /// The keys shown at least once, however long ago (`Pacing.Once`).
+    public private(set) var everShown: Set<Key> = []
+    /// The deliveries this step made, for the store to keep.
+    public private(set) var recorded: [(alert: String, at: Date)] = []
+
+    public init() {}
+
+    /// Adds what the store read: `times` (in any order), and whether the alert was shown in
+    /// `scope` before them (`ever`, for a "once" read apart from the window).
+    public mutating func add(alert: String, scope: Pacing.Scope, shownAt times: [Date], ever: Bool = false) {
+        let key = Key(alert: alert, scope: scope)
+        if !times.isEmpty {
+            shown[key, default: []].append(contentsOf: times)
+            shown[key]?.sort()
+        }
+        if ever || !times.isEmpty { everShown.insert(key) }
+    }
+
+    /// The step delivered `alert` at `at`: it counts in both scopes from now on.
+    public mutating func recordShown(alert: String, at: Date) {
+        for scope in Pacing.Scope.allCases { add(alert: alert, scope: scope, shownAt: [at]) }
+        recorded.append((alert, at))
+    }
+
+    public static func == (lhs: PacingHistory, rhs: PacingHistory) -> Bool {
+        lhs.shown == rhs.shown && lhs.everShown == rhs.everShown
+            && lhs.recorded.map(\.alert) == rhs.recorded.map(\.alert) && lhs.recorded.map(\.at) == rhs.recorded.map(\.at)
+    }
+}
+
+/// What a pacing rule decides for an item now.
+public enum PacingVerdict: Sendable, Equatable {
+    /// It may be shown.
+    case allowed
+    /// Not now: `rule` holds it back until `until`, or for good (nil: shown once already).
+    case capped(rule: PacingRule, until: Date?)
+}
+
+/// Which part of a rule holds an item back, as `/explain` names it.
+public enum PacingRule: String, Sendable, Codable, CaseIterable {
+    /// A limit of so many deliveries per period.
+    case limit
+    /// Shown once ever.
+    case once
+    /// The minimum gap since it was last shown.
+    case minGap = "min-gap"
+}
+
+extension Pacing {
+    /// Whether `alert`, paced by this rule, may be shown at `now` given `history`. When several
+    /// parts hold it back, the one that lifts last is named (a "once" that never lifts first).
+    public func verdict(alert: String, history: PacingHistory, now: Date) -> PacingVerdict {
+        func times(_ scope: Scope) -> [Date] { history.shown[.init(alert: alert, scope: scope)] ?? [] }
+        if let once, history.everShown.contains(.init(alert: alert, scope: once.scope)) {
+            return .capped(rule: .once, until: nil)
+        }
+        var latest: (rule: PacingRule, until: Date)?
+        func holds(_ rule: PacingRule, until: Date) {
+            if until > now, latest.map({ until > $0.until }) ?? true { latest = (rule, until) }
+        }
+        for limit in limits {
+            let period = TimeInterval(limit.period.seconds)
+            let inWindow = times(limit.scope).filter { $0 > now.addingTimeInterval(-period) }
+            // Allowed again once the oldest deliveries that fill the limit leave the window.
+            if inWindow.count >= limit.count {
+                holds(.limit, until: inWindow[inWindow.count - limit.count].addingTimeInterval(period))
+            }
+        }
+        if let minGap, let last = times(minGap.scope).last {
+            holds(.minGap, until: last.addingTimeInterval(TimeInterval(minGap.duration.seconds)))
+        }
+        return latest.map { .capped(rule: $0.rule, until: $0.until) } ?? .allowed
+    }
+}
