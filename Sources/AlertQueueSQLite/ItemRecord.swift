@@ -25,11 +25,14 @@ struct ItemRecord: Sendable, Equatable {
     var notBefore: Double?
     var group: String?
     var campaign: String?
+    /// Its pacing rule as JSON (`PacingRecord`), nil for none.
+    var pacing: String?
 
     init(
         ticket: String, session: String, content: String, priority: Int, lane: String, dedupeKey: String,
         state: String, sequence: Int64, enqueuedAt: Double, expiresAt: Double?, deliveries: Int,
-        leaseUntil: Double?, atHead: Bool, notBefore: Double? = nil, group: String? = nil, campaign: String? = nil
+        leaseUntil: Double?, atHead: Bool, notBefore: Double? = nil, group: String? = nil, campaign: String? = nil,
+        pacing: String? = nil
     ) {
         self.ticket = ticket
         self.session = session
@@ -47,12 +50,13 @@ struct ItemRecord: Sendable, Equatable {
         self.notBefore = notBefore
         self.group = group
         self.campaign = campaign
+        self.pacing = pacing
     }
 
     /// The columns in the order `ItemRecordCursor` reads them by position.
     static let selection = """
         ticket, session, content, priority, lane, dedupe_key, state, sequence, enqueued_at, expires_at, \
-        deliveries, lease_until, at_head, input, not_before, group_id, campaign_id
+        deliveries, lease_until, at_head, input, not_before, group_id, campaign_id, pacing
         """
 }
 
@@ -64,7 +68,8 @@ extension ItemRecord {
             sequence: item.sequence, enqueuedAt: item.enqueuedAt.timeIntervalSince1970,
             expiresAt: item.expiresAt?.timeIntervalSince1970, deliveries: item.deliveries,
             leaseUntil: item.leaseUntil?.timeIntervalSince1970, atHead: item.atHead,
-            notBefore: item.notBefore?.timeIntervalSince1970, group: item.group, campaign: item.campaign)
+            notBefore: item.notBefore?.timeIntervalSince1970, group: item.group, campaign: item.campaign,
+            pacing: try PacingRecord.json(item.pacing))
     }
 
     /// Which of a session's items a step reads.
@@ -190,6 +195,7 @@ extension ItemRecord {
             RawBinding.text(events, to: statement, at: 15)
             if let group { RawBinding.text(group, to: statement, at: 16) } else { sqlite3_bind_null(statement, 16) }
             if let campaign { RawBinding.text(campaign, to: statement, at: 17) } else { sqlite3_bind_null(statement, 17) }
+            if let pacing { RawBinding.text(pacing, to: statement, at: 18) } else { sqlite3_bind_null(statement, 18) }
         }
     }
 
@@ -197,8 +203,8 @@ extension ItemRecord {
     static let insertSQL = """
         INSERT INTO items (ticket, session, content, priority, lane, dedupe_key, state, sequence,
                            enqueued_at, expires_at, deliveries, lease_until, at_head, not_before, events, group_id,
-                           campaign_id)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                           campaign_id, pacing)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
 
     /// Writes what a step may change in an item it loaded: its state, deliveries and lease, and
@@ -284,7 +290,8 @@ extension ItemRecord {
             leaseUntil: Double.fromStatement(row, atUncheckedIndex: 11).map(Date.init(timeIntervalSince1970:)),
             atHead: try column(row, 12), input: String.fromStatement(row, atUncheckedIndex: 13),
             notBefore: Double.fromStatement(row, atUncheckedIndex: 14).map(Date.init(timeIntervalSince1970:)),
-            group: String.fromStatement(row, atUncheckedIndex: 15), campaign: String.fromStatement(row, atUncheckedIndex: 16))
+            group: String.fromStatement(row, atUncheckedIndex: 15), campaign: String.fromStatement(row, atUncheckedIndex: 16),
+            pacing: try PacingRecord.pacing(String.fromStatement(row, atUncheckedIndex: 17)))
     }
 
     /// The value of a NOT NULL column.

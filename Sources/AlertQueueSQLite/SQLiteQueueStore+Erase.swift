@@ -32,6 +32,8 @@ extension SQLiteQueueStore {
         try db.execute(sql: "DELETE FROM live_counts WHERE session = ?", arguments: [session])
         try KnownSessionRecord.delete(session: session, in: db)
         try db.execute(sql: "DELETE FROM campaign_sessions WHERE session = ?", arguments: [session])
+        // Its own paced deliveries; its user's (`u:`) hold no session id and stay with the user.
+        try db.execute(sql: "DELETE FROM pacing_shown WHERE scope = ?", arguments: ["s:\(session)"])
         return (Erasure(items: items, events: events), tickets)
     }
 

@@ -45,8 +45,10 @@ extension SQLiteQueueStore {
     func deliverNext(session: String, now: Date, in db: Database) throws -> QueueItem? {
         var window = try SessionWindow(session: session, now: now, in: db, contents: contents)
         try window.readBest()
+        // A paced item may be held back, and the next best not in the window.
+        if PacingRecord.paces(window.items) { try window.readLive() }
         var items = window.sessionItems()
-        let delivered = try deliver(from: &items, now: now, in: db)
+        let delivered = try deliver(from: &items, now: now, whole: true, in: db)
         try save(items, in: db)
         return delivered
     }

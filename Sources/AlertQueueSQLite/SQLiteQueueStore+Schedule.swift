@@ -4,11 +4,22 @@ import GRDB
 
 extension SQLiteQueueStore {
     /// The hold's end or the first scheduled item's time after `now`, in one read
-    /// (`WindowSQL.nextTimedChange`): when a waiting poll looks again.
+    /// (`WindowSQL.nextTimedChange`), or sooner the time a queued item's pacing lets it be shown:
+    /// when a waiting poll looks again.
     public func nextTimedChange(session: String, now: Date) async throws -> Date? {
         let at = try read { db in
             try Double.fetchOne(db.cachedStatement(sql: WindowSQL.nextTimedChange), arguments: [session, now.timeIntervalSince1970])
+        }.map(Date.init(timeIntervalSince1970:))
+        guard try read({ db in try Bool.fetchOne(db.cachedStatement(sql: Self.pacedSQL), arguments: [session]) }) == true else { return at }
+        let lift = try await writer.read { db in
+            let items = try ItemRecord.fetch(db, session: session, scope: .live, contents: ContentCache(limit: 0))
+            return PacingRecord.nextLift(
+                of: items, history: try PacingRecord.history(for: items, session: session, now: now, in: db), now: now)
         }
-        return at.map(Date.init(timeIntervalSince1970:))
+        return [at, lift].compactMap(\.self).min()
     }
+
+    /// Whether the session has a live item with a pacing rule, through `items_live_dedupe`.
+    private static let pacedSQL =
+        "SELECT EXISTS (SELECT 1 FROM items WHERE session = ? AND state IN ('queued', 'presenting') AND pacing NOTNULL)"
 }

@@ -193,6 +193,11 @@ extension SQLiteQueueStore {
             try db.execute(sql: CampaignTallies.eventsWithoutTrigger)
         }
 
+        // Each item's pacing rule, and the paced deliveries the rules count (`PacingRecord`).
+        migrator.registerMigration("pacing") { db in
+            try db.execute(sql: PacingRecord.schema)
+        }
+
         return migrator
     }
 }

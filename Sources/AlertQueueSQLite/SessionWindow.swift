@@ -36,6 +36,13 @@ struct SessionWindow {
         }
     }
 
+    /// Every live item of the session, as a step without a window reads them.
+    mutating func readLive() throws {
+        for item in try ItemRecord.fetch(db, session: session, scope: .live, contents: contents) where !tickets.contains(item.ticket) {
+            add(item)
+        }
+    }
+
     /// The live item with `dedupeKey`, if any.
     mutating func readHolder(of dedupeKey: String) throws {
         try read(WindowSQL.holder) { RawBinding.text(dedupeKey, to: $0, at: 2) }

@@ -1,0 +1,80 @@
+import AlertQueue
+import AlertSpec
+import Foundation
+import GRDB
+
+/// What SQLite keeps for pacing: each item's rule (`items.pacing`, its JSON, NULL for none) and
+/// `pacing_shown`, a row per delivery of a paced item in each scope it counts in: `s:<session>`,
+/// and `u:<user>` when the session has a user. A step reads the rows of its queued paced items'
+/// alerts (`history`) and writes its own deliveries (`keep`).
+enum PacingRecord {
+    static let schema = """
+        ALTER TABLE items ADD COLUMN pacing TEXT;
+        CREATE TABLE pacing_shown (scope TEXT NOT NULL, alert TEXT NOT NULL, at DOUBLE NOT NULL);
+        CREATE INDEX pacing_shown_key ON pacing_shown(scope, alert, at);
+        """
+
+    /// The rule as the column keeps it: nil for none.
+    static func json(_ pacing: Pacing) throws -> String? {
+        guard !pacing.isNone else { return nil }
+        return String(decoding: try JSONEncoder().encode(pacing), as: UTF8.self)
+    }
+
+    /// The rule of a column's text (nil: none).
+    static func pacing(_ text: String?) throws -> Pacing {
+        guard let text else { return .none }
+        return try JSONDecoder().decode(Pacing.self, from: Data(text.utf8))
+    }
+
+    /// Whether `items` hold a queued item with a rule: only then does a step read the history.
+    static func paces(_ items: [QueueItem]) -> Bool {
+        items.contains { $0.state == .queued && !$0.pacing.isNone }
+    }
+
+    /// The keys `session`'s deliveries count under, by scope: a session without a user counts
+    /// alone in the user's scope too.
+    static func scopes(session: String, in db: Database) throws -> [(scope: Pacing.Scope, key: String)] {
+        let user = try String.fetchOne(db.cachedStatement(sql: "SELECT user_id FROM sessions_known WHERE session = ?"), arguments: [session])
+        return [(.session, "s:\(session)"), (.user, user.map { "u:\($0)" } ?? "s:\(session)")]
+    }
+
+    /// The deliveries the rules of `items`' queued paced items count at `now`: the times within
+    /// the longest period a rule may name, and whether the alert was ever shown.
+    static func history(for items: [QueueItem], session: String, now: Date, in db: Database) throws -> PacingHistory {
+        var history = PacingHistory()
+        let alerts = Set(items.filter { $0.state == .queued && !$0.pacing.isNone }.map(\.pacedAlert))
+        guard !alerts.isEmpty else { return history }
+        let since = now.timeIntervalSince1970 - Double(Pacing.maxPeriod.seconds)
+        for (scope, key) in try scopes(session: session, in: db) {
+            for alert in alerts.sorted() {
+                let times = try Double.fetchAll(db.cachedStatement(sql: timesSQL), arguments: [key, alert, since])
+                let ever = try times.isEmpty && Bool.fetchOne(db.cachedStatement(sql: everSQL), arguments: [key, alert]) == true
+                history.add(alert: alert, scope: scope, shownAt: times.map(Date.init(timeIntervalSince1970:)), ever: ever)
+            }
+        }
+        return history
+    }
+
+    private static let timesSQL = "SELECT at FROM pacing_shown WHERE scope = ? AND alert = ? AND at > ?"
+    private static let everSQL = "SELECT EXISTS (SELECT 1 FROM pacing_shown WHERE scope = ? AND alert = ?)"
+
+    /// Writes the deliveries a step made (`PacingHistory.recorded`) under each of the session's keys.
+    static func keep(_ recorded: [(alert: String, at: Date)], session: String, in db: Database) throws {
+        guard !recorded.isEmpty else { return }
+        let keys = Set(try scopes(session: session, in: db).map(\.key))
+        for shown in recorded {
+            for key in keys.sorted() {
+                try db.cachedStatement(sql: "INSERT INTO pacing_shown (scope, alert, at) VALUES (?, ?, ?)")
+                    .execute(arguments: [key, shown.alert, shown.at.timeIntervalSince1970])
+            }
+        }
+    }
+
+    /// The earliest time a deferred item of `items` may be shown again, by its rule.
+    static func nextLift(of items: [QueueItem], history: PacingHistory, now: Date) -> Date? {
+        items.filter { $0.state == .queued && !$0.pacing.isNone }.compactMap { item -> Date? in
+            guard case .capped(_, let until) = item.pacing.verdict(alert: item.pacedAlert, history: history, now: now) else { return nil }
+            return until
+        }.min()
+    }
+}
