@@ -203,10 +203,16 @@ public struct QueueSettings: Sendable, Equatable {
     /// Whether steps record their items' timelines (`ItemEvent`). Off, a step writes no event:
     /// timelines stay empty, the queue behaves the same. Default on.
     public var recordsEvents: Bool
+    /// Session-wide pacing every session starts from (`--min-modal-gap`, `--max-modals-per-day`,
+    /// `--quiet-hours`), under its user's and its own profile. Default none.
+    public var profile: SessionProfile
+    /// Items of this priority or higher pass the session-wide pacing (quiet hours, the modal
+    /// gap, the daily cap), never their alert's own rule. Default 900.
+    public var bypassPriority: Int
 
     public init(
         leaseDuration: Double = 60, maxDeliveries: Int = 5, defaultHold: Double = 30, maxHold: Double = 600, maxQueueLength: Int = 100,
-        recordsEvents: Bool = true
+        recordsEvents: Bool = true, profile: SessionProfile = .none, bypassPriority: Int = 900
     ) {
         self.leaseDuration = leaseDuration
         self.maxDeliveries = maxDeliveries
@@ -214,5 +220,7 @@ public struct QueueSettings: Sendable, Equatable {
         self.maxHold = maxHold
         self.maxQueueLength = maxQueueLength
         self.recordsEvents = recordsEvents
+        self.profile = profile
+        self.bypassPriority = bypassPriority
     }
 }
