@@ -29,6 +29,12 @@ public enum ExplanationCode: String, Sendable, CaseIterable, Codable {
     case pacingOnce = "pacing-once"
     /// Its pacing holds it back: its alert was shown less than its minimum gap ago (`until`).
     case pacingGap = "pacing-gap"
+    /// A modal or toast in the session's quiet hours (`until`: their end); HUDs still flow.
+    case quietHours = "quiet-hours"
+    /// A modal shown less than the session's least time between modals ago (`until`).
+    case modalGap = "modal-gap"
+    /// The session was shown its most modals today (`until`: the next day, in its time zone).
+    case dailyCap = "daily-cap"
     /// For the session, not an item: nothing is queued.
     case queueEmpty = "queue-empty"
 }
@@ -52,6 +58,9 @@ extension ExplanationCode {
         case .limit: self = .pacingLimit
         case .once: self = .pacingOnce
         case .minGap: self = .pacingGap
+        case .quietHours: self = .quietHours
+        case .modalGap: self = .modalGap
+        case .dailyCap: self = .dailyCap
         }
     }
 }

@@ -67,11 +67,16 @@ public struct QueueExplanation: Sendable, Equatable {
         let holding = QueuePolicy.isHolding(until: snapshot.holdUntil, now: now)
         let lanes = QueuePolicy.freeLanes(all, holdUntil: snapshot.holdUntil, now: now)
         let queued = all.filter { $0.state == .queued }.sorted(by: QueuePolicy.precedes)
-        // What each paced item's rule says now, as `next` would judge it.
+        // What each item's pacing says now, its alert's rule first, as `next` would judge it.
+        let profile = snapshot.profile.over(policy.settings.profile)
         var held: [String: (rule: PacingRule, until: Date?)] = [:]
-        for item in queued where !item.pacing.isNone {
-            if case .capped(let rule, let until) = item.pacing.verdict(alert: item.pacedAlert, history: snapshot.pacing, now: now) {
+        for item in queued {
+            if !item.pacing.isNone,
+                case .capped(let rule, let until) = item.pacing.verdict(alert: item.pacedAlert, history: snapshot.pacing, now: now)
+            {
                 held[item.ticket] = (rule, until)
+            } else if let hold = profile.hold(item, history: snapshot.pacing, bypassPriority: policy.settings.bypassPriority, now: now) {
+                held[item.ticket] = (hold.rule, hold.until)
             }
         }
         let deliverable = queued.filter {

@@ -178,28 +178,18 @@ public struct QueuePolicy: Sendable, Equatable {
     }
 
     /// Delivers the best queued item of the free lanes, or nil: presenting with a lease, or
-    /// `done` for a HUD.
+    /// `done` for a HUD. Paces nothing: for a step whose items have no rule, under no
+    /// session-wide pacing (`next(_:holdUntil:pacing:profile:now:)` paces).
     public func next(_ items: inout SessionItems, holdUntil: Date?, now: Date) -> QueueItem? {
-        var pacing = PacingHistory()
-        return next(&items, holdUntil: holdUntil, pacing: &pacing, now: now)
-    }
-
-    /// `next`, with the deliveries `pacing` counts: an item its rule does not allow now is
-    /// stepped over (`defer`) or finished as `capped` (`drop`), and a paced item delivered is
-    /// recorded in `pacing` for the store to keep.
-    public func next(_ items: inout SessionItems, holdUntil: Date?, pacing: inout PacingHistory, now: Date) -> QueueItem? {
         prepare(&items, now: now)
         let lanes = Self.freeLanes(items.all, holdUntil: holdUntil, now: now)
-        var candidates = items.all.filter { $0.state == .queued && lanes.contains($0.lane) && Self.isDeliverable($0, now: now) }
-        for item in candidates where !item.pacing.isNone {
-            guard case .capped(let rule, let until) = item.pacing.verdict(alert: item.pacedAlert, history: pacing, now: now) else {
-                continue
-            }
-            candidates.removeAll { $0.ticket == item.ticket }
-            if item.pacing.whenCapped == .drop { cap(item.ticket, rule: rule, until: until, in: &items, now: now) }
-        }
+        let candidates = items.all.filter { $0.state == .queued && lanes.contains($0.lane) && Self.isDeliverable($0, now: now) }
         guard let best = candidates.min(by: Self.precedes) else { return nil }
-        if !best.pacing.isNone { pacing.recordShown(alert: best.pacedAlert, at: now) }
+        return deliver(best, in: &items, now: now)
+    }
+
+    /// Delivers `best`: presenting with a lease, or `done` for a HUD.
+    func deliver(_ best: QueueItem, in items: inout SessionItems, now: Date) -> QueueItem? {
         // A HUD is fire-and-forget: delivered is done, with no lease to end or redeliver.
         let fireAndForget = best.lane == .hud
         let leaseUntil = fireAndForget ? nil : now.addingTimeInterval(settings.leaseDuration)

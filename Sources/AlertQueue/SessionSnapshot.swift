@@ -15,9 +15,12 @@ public struct SessionSnapshot: Sendable, Equatable {
     public var finished: [QueueItem]
     /// The deliveries the paced items' rules count (see `PacingHistory`).
     public var pacing: PacingHistory
+    /// The session's profile over its user's (the server's defaults not applied).
+    public var profile: SessionProfile
 
     public init(
-        session: String, now: Date, items: [QueueItem], holdUntil: Date?, finished: [QueueItem], pacing: PacingHistory = PacingHistory()
+        session: String, now: Date, items: [QueueItem], holdUntil: Date?, finished: [QueueItem], pacing: PacingHistory = PacingHistory(),
+        profile: SessionProfile = .none
     ) {
         self.session = session
         self.now = now
@@ -25,5 +28,6 @@ public struct SessionSnapshot: Sendable, Equatable {
         self.holdUntil = holdUntil
         self.finished = finished
         self.pacing = pacing
+        self.profile = profile
     }
 }

@@ -39,13 +39,23 @@ enum PacingRecord {
     }
 
     /// The deliveries the rules of `items`' queued paced items count at `now`: the times within
-    /// the longest period a rule may name, and whether the alert was ever shown.
-    static func history(for items: [QueueItem], session: String, now: Date, in db: Database) throws -> PacingHistory {
+    /// the longest period a rule may name, and whether the alert was ever shown; and, when
+    /// `profile` counts modals, the modals shown to the session's user (or the session) since
+    /// the start of the longest day or gap it may look back on.
+    static func history(
+        for items: [QueueItem], profile: SessionProfile = .none, session: String, now: Date, in db: Database
+    ) throws -> PacingHistory {
         var history = PacingHistory()
         let alerts = Set(items.filter { $0.state == .queued && !$0.pacing.isNone }.map(\.pacedAlert))
+        let scopes = try scopes(session: session, in: db)
+        if profile.countsModals, let user = scopes.first(where: { $0.scope == .user }) {
+            let since = now.timeIntervalSince1970 - 2 * 86_400 - Double(profile.minModalGap?.seconds ?? 0)
+            let times = try Double.fetchAll(db.cachedStatement(sql: timesSQL), arguments: [user.key, PacingHistory.modals, since])
+            history.add(alert: PacingHistory.modals, scope: .user, shownAt: times.map(Date.init(timeIntervalSince1970:)))
+        }
         guard !alerts.isEmpty else { return history }
         let since = now.timeIntervalSince1970 - Double(Pacing.maxPeriod.seconds)
-        for (scope, key) in try scopes(session: session, in: db) {
+        for (scope, key) in scopes {
             for alert in alerts.sorted() {
                 let times = try Double.fetchAll(db.cachedStatement(sql: timesSQL), arguments: [key, alert, since])
                 let ever = try times.isEmpty && Bool.fetchOne(db.cachedStatement(sql: everSQL), arguments: [key, alert]) == true

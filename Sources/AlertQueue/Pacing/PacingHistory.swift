@@ -45,6 +45,10 @@ public struct PacingHistory: Sendable, Equatable {
         if ever || !times.isEmpty { everShown.insert(key) }
     }
 
+    /// The key under which every modal shown is kept while a session-wide rule counts them
+    /// (`SessionProfile.minModalGap`, `.maxModalsPerDay`); no alert id has its form.
+    public static let modals = "*modal"
+
     /// The step delivered `alert` at `at`: it counts in both scopes from now on.
     public mutating func recordShown(alert: String, at: Date) {
         for scope in Pacing.Scope.allCases { add(alert: alert, scope: scope, shownAt: [at]) }
@@ -65,7 +69,8 @@ public enum PacingVerdict: Sendable, Equatable {
     case capped(rule: PacingRule, until: Date?)
 }
 
-/// Which part of a rule holds an item back, as `/explain` names it.
+/// Which part of a rule holds an item back, as `/explain` names it: of the alert's own rule
+/// (`Pacing`), or of the session's (`SessionProfile`).
 public enum PacingRule: String, Sendable, Codable, CaseIterable {
     /// A limit of so many deliveries per period.
     case limit
@@ -73,6 +78,12 @@ public enum PacingRule: String, Sendable, Codable, CaseIterable {
     case once
     /// The minimum gap since it was last shown.
     case minGap = "min-gap"
+    /// The session's quiet hours: modals and toasts wait.
+    case quietHours = "quiet-hours"
+    /// The session's least time between two modals.
+    case modalGap = "modal-gap"
+    /// The session's most modals a day.
+    case dailyCap = "daily-cap"
 }
 
 extension Pacing {
@@ -100,4 +111,35 @@ extension Pacing {
         }
         return latest.map { .capped(rule: $0.rule, until: $0.until) } ?? .allowed
     }
+}
+
+extension SessionProfile {
+    /// What the session-wide rules say of `item` at `now`: nil when they let it through (a HUD,
+    /// an item of `bypassPriority` or more, or nothing holding), else the rule that lifts last
+    /// and when. Modals shown count across the user's sessions (`PacingHistory.modals`, scope
+    /// `user`: the session's own when it has no user); the day is the calendar day in the
+    /// profile's time zone.
+    public func hold(_ item: QueueItem, history: PacingHistory, bypassPriority: Int, now: Date) -> (rule: PacingRule, until: Date)? {
+        guard item.lane != .hud, item.priority < bypassPriority else { return nil }
+        var latest: (rule: PacingRule, until: Date)?
+        func holds(_ rule: PacingRule, until: Date) {
+            if until > now, latest.map({ until > $0.until }) ?? true { latest = (rule, until) }
+        }
+        if let quietHours, let end = quietHours.end(holding: now, in: zone) { holds(.quietHours, until: end) }
+        guard item.lane == .modal else { return latest }
+        let shown = history.shown[.init(alert: PacingHistory.modals, scope: .user)] ?? []
+        if let minModalGap, let last = shown.last { holds(.modalGap, until: last.addingTimeInterval(TimeInterval(minModalGap.seconds))) }
+        if let maxModalsPerDay {
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = zone
+            let today = calendar.startOfDay(for: now)
+            if shown.filter({ $0 >= today }).count >= maxModalsPerDay, let tomorrow = calendar.date(byAdding: .day, value: 1, to: today) {
+                holds(.dailyCap, until: tomorrow)
+            }
+        }
+        return latest
+    }
+
+    /// Whether the modals shown must be kept: a rule counts them.
+    public var countsModals: Bool { minModalGap != nil || maxModalsPerDay != nil }
 }

@@ -158,6 +158,12 @@ struct ItemExplanationView: Encodable {
             return "Paced: its alert may be shown once ever, and was shown already; it waits until its TTL ends."
         case .pacingGap:
             return "Paced: its alert was shown less than its minimum gap ago; it may be shown again from \(until)."
+        case .quietHours:
+            return "Waits: the session's quiet hours last until \(until); HUDs still flow, and critical items pass."
+        case .modalGap:
+            return "Waits: a modal was shown less than the session's least time between modals ago; it may be shown from \(until)."
+        case .dailyCap:
+            return "Waits: the session was shown its most modals today; it may be shown from \(until)."
         case .queueEmpty:
             return "Nothing is queued."
         }
