@@ -2,6 +2,7 @@ import AlertQueue
 import AlertSpec
 import Foundation
 import GRDB
+import Locking
 
 /// What SQLite keeps for pacing: each item's rule (`items.pacing`, its JSON, NULL for none) and
 /// `pacing_shown`, a row per delivery of a paced item in each scope it counts in: `s:<session>`,
@@ -17,14 +18,34 @@ enum PacingRecord {
     /// The rule as the column keeps it: nil for none.
     static func json(_ pacing: Pacing) throws -> String? {
         guard !pacing.isNone else { return nil }
-        return String(decoding: try JSONEncoder().encode(pacing), as: UTF8.self)
+        if let known = texts.withLock({ $0.json[pacing] }) { return known }
+        let text = String(decoding: try JSONEncoder().encode(pacing), as: UTF8.self)
+        texts.withLock { $0.remember(pacing, text) }
+        return text
     }
 
     /// The rule of a column's text (nil: none).
     static func pacing(_ text: String?) throws -> Pacing {
         guard let text else { return .none }
-        return try JSONDecoder().decode(Pacing.self, from: Data(text.utf8))
+        if let known = texts.withLock({ $0.rule[text] }) { return known }
+        let pacing = try JSONDecoder().decode(Pacing.self, from: Data(text.utf8))
+        texts.withLock { $0.remember(pacing, text) }
+        return pacing
     }
+
+    /// Rules and their JSON both ways: a catalog declares a few rules that every item of its
+    /// alerts carries, and Foundation's JSON coders cost an enqueue or a read more than the row.
+    private struct Texts {
+        var json: [Pacing: String] = [:]
+        var rule: [String: Pacing] = [:]
+
+        mutating func remember(_ pacing: Pacing, _ text: String) {
+            if json.count >= 1_024 { (json, rule) = ([:], [:]) }  // rules made per enqueue: start again
+            (json[pacing], rule[text]) = (text, pacing)
+        }
+    }
+
+    private static let texts = Locked(Texts())
 
     /// Whether `items` hold a queued item with a rule: only then does a step read the history.
     static func paces(_ items: [QueueItem]) -> Bool {

@@ -8,7 +8,7 @@
 /// // Whatever the alert allows, this enqueue wants a minute between two showings.
 /// let effective = prePrompt.tightened(by: Pacing(minGap: .init(duration: .seconds(60))))
 /// ```
-public struct Pacing: Sendable, Equatable {
+public struct Pacing: Sendable, Hashable {
     /// Whose deliveries a rule counts.
     public enum Scope: String, Sendable, Codable, CaseIterable, Comparable {
         /// The session's own deliveries.
@@ -30,7 +30,7 @@ public struct Pacing: Sendable, Equatable {
     }
 
     /// At most `count` deliveries in any `period` (a sliding window).
-    public struct Limit: Sendable, Equatable, Codable {
+    public struct Limit: Sendable, Hashable, Codable {
         public var count: Int
         public var period: Period
         public var scope: Scope
@@ -49,14 +49,14 @@ public struct Pacing: Sendable, Equatable {
     }
 
     /// Shown once ever.
-    public struct Once: Sendable, Equatable, Codable {
+    public struct Once: Sendable, Hashable, Codable {
         public var scope: Scope
 
         public init(scope: Scope = .session) { self.scope = scope }
     }
 
     /// At least `duration` since the alert was last shown.
-    public struct Gap: Sendable, Equatable, Codable {
+    public struct Gap: Sendable, Hashable, Codable {
         public var duration: Period
         public var scope: Scope
 
