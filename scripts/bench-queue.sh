@@ -41,15 +41,30 @@ servers=
 trap '[ -n "$server" ] && kill "$server" 2>/dev/null; [ -n "$servers" ] && kill $servers 2>/dev/null; wait 2>/dev/null; rm -rf "$work"' EXIT
 ulimit -n "$(ulimit -Hn)"
 
-# Starts a server with durability $1 and --timeline $2 (default on) on a fresh store in folder
-# $3 (default $work); request lines off (--log-level warning): the figures measure the queue,
-# not the log.
+# What each side of a comparison runs: the server's flags (SIDE_FLAGS) and the pacing rule its
+# clients' enqueues carry (SIDE_PACING, a JSON member). The timeline's sides are `on` and `off`;
+# pacing's are `paced` (every rule that lets a cycle go on, below) and `unpaced`.
+declare -A SIDE_FLAGS=([on]="--timeline on" [off]="--timeline off" [unpaced]="")
+declare -A SIDE_PACING=([on]="" [off]="" [unpaced]="")
+# Pacing on every item and every session, none of it holding a cycle back (a gap would): two
+# limits on the alert (per session per hour, per user per day; a session without a user counts
+# alone), the most modals a day, and quiet hours of one hour six hours ahead (in UTC, the zone
+# of a session without one): judged on every step, holding nothing back.
+quiet_start=$(date -u -d '+6 hours' +%H:00)
+quiet_end=$(date -u -d '+7 hours' +%H:00)
+SIDE_FLAGS[paced]="--max-modals-per-day 10000 --quiet-hours $quiet_start-$quiet_end"
+SIDE_PACING[paced]='"pacing":{"limits":[{"count":10000,"period":"1h"},{"count":10000,"period":"1d","scope":"user"}]}'
+
+# Starts a server with durability $1, as side $2 (default on) sees it, on a fresh store in
+# folder $3 (default $work); request lines off (--log-level warning): the figures measure the
+# queue, not the log.
 start_server() {
   local dir=${3:-$work}
   mkdir -p "$dir"
   rm -f "$dir"/alertd.sqlite*
+  # shellcheck disable=SC2086  # the side's flags are words
   "$ALERTD_BIN" serve --host 127.0.0.1 --port "$PORT" --store "sqlite:$dir/alertd.sqlite" --durability "$1" \
-    --timeline "${2:-on}" --data-dir "$dir" --admin-token "$ADMIN" --per-client-connection-limit 0 --log-level warning \
+    ${SIDE_FLAGS[${2:-on}]} --data-dir "$dir" --admin-token "$ADMIN" --per-client-connection-limit 0 --log-level warning \
     >"$dir/server.log" 2>&1 &
   server=$!
   for _ in $(seq 50); do curl -sf "http://127.0.0.1:$PORT/livez" >/dev/null && break; sleep 0.1; done
@@ -60,31 +75,32 @@ stop_server() { kill "$server"; wait "$server" 2>/dev/null || true; server=; }
 # requests/s on a machine where something else may run.
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$server/stat"; }
 
-# The two sides of a round in the order of round $1: on first in odd rounds, off first in even
+# The two sides $2 and $3 in the order of round $1: $2 first in odd rounds, $3 first in even
 # ones, so that neither side always runs on the warmer (or the busier) minute.
-timeline_order() { [ $(($1 % 2)) = 1 ] && echo "on off" || echo "off on"; }
+side_order() { [ $(($1 % 2)) = 1 ] && echo "$2 $3" || echo "$3 $2"; }
 
-# Prints a round's ratios, `--timeline on` / `off`, of the rate and of the server CPU per request,
-# from the two lines of $work/side-on and $work/side-off (rate, then µs per request), and keeps
-# them in $work/ratios-enqueues (or -cycles) for the median.
-timeline_ratio() {  # what round
-  python3 - "$1" "$2" "$(cat "$work/side-on")" "$(cat "$work/side-off")" "$work/ratios-${1%%/*}" <<'PY'
+# Prints a round's ratios, side $3 / side $4, of the rate and of the server CPU per request,
+# from the lines of $work/side-$3 and $work/side-$4 (rate, then µs per request), and keeps
+# them in $work/ratios-<what>-$3 for the median.
+side_ratio() {  # what round side other
+  python3 - "$1" "$2" "$3" "$4" "$(cat "$work/side-$3")" "$(cat "$work/side-$4")" "$work/ratios-${1%%/*}-$3" <<'PY'
 import sys
-what, round, on, off, keep = sys.argv[1:6]
+what, round, side, other, on, off, keep = sys.argv[1:8]
 (rate_on, cpu_on), (rate_off, cpu_off) = (map(float, on.split()), map(float, off.split()))
-print(f"round {round}: timeline on / off: {what} {rate_on / rate_off:.3f}, server CPU per request {cpu_on / cpu_off:.3f}")
+print(f"round {round}: {side} / {other}: {what} {rate_on / rate_off:.3f}, server CPU per request {cpu_on / cpu_off:.3f}")
 open(keep, "a").write(f"{rate_on / rate_off} {cpu_on / cpu_off}\n")
 PY
 }
 
-# The median of each round's ratios (see timeline_ratio); the goal is a cost of at most 10 %.
-timeline_median() {  # what
-  python3 - "$1" "$work/ratios-${1%%/*}" <<'PY'
+# The median of each round's ratios (see side_ratio), against the goal: at most $4 % of cost.
+side_median() {  # what side other goal-percent
+  python3 - "$1" "$2" "$3" "$4" "$work/ratios-${1%%/*}-$2" <<'PY'
 import statistics, sys
-rows = [list(map(float, line.split())) for line in open(sys.argv[2])]
+what, side, other, goal, keep = sys.argv[1:6]
+rows = [list(map(float, line.split())) for line in open(keep)]
 rate, cpu = statistics.median(r[0] for r in rows), statistics.median(r[1] for r in rows)
-print(f"timeline on / off, median of {len(rows)} rounds: {sys.argv[1]} {rate:.3f}, server CPU per request {cpu:.3f}"
-      f" (goal: the timeline costs at most 10 %: {sys.argv[1]} >= 0.90)")
+print(f"{side} / {other}, median of {len(rows)} rounds: {what} {rate:.3f}, server CPU per request {cpu:.3f}"
+      f" (goal: a cost of at most {goal} %: {what} >= {1 - int(goal) / 100:.2f})")
 PY
 }
 
@@ -93,7 +109,7 @@ PY
 enqueue_round() {  # name [side]
   local before after out
   before=$(cpu_ticks)
-  out=$(ROUND=$1 ADMIN=$ADMIN wrk -t2 -c32 -d"$DURATION" --latency -s scripts/bench/enqueue.lua "http://127.0.0.1:$PORT")
+  out=$(ROUND=$1 ADMIN=$ADMIN PACING=${SIDE_PACING[${2:-on}]:-} wrk -t2 -c32 -d"$DURATION" --latency -s scripts/bench/enqueue.lua "http://127.0.0.1:$PORT")
   after=$(cpu_ticks)
   grep -E "Non-2xx|Socket errors" <<<"$out" || true
   python3 - "$(awk '/Requests\/sec/ {print $2}' <<<"$out")" "$(awk '$1 == "99%" {print $2}' <<<"$out")" \
@@ -104,6 +120,20 @@ cpu = ticks * 1e4 / (rps * seconds)
 print(f"round {round}: {rps:,.0f} enqueues/s, p99 {p99}, server CPU {cpu:.0f} us per enqueue")
 open(side, "w").write(f"{rps} {cpu}\n")
 PY
+}
+
+# Enqueue rounds comparing side $1 with side $2, each on a fresh server and store per round,
+# the side that goes first alternating; the goal is a cost of at most $3 %.
+enqueue_rounds() {  # side other goal-percent
+  for round in $(seq "$ROUNDS"); do
+    for side in $(side_order "$round" "$1" "$2"); do
+      start_server full "$side"
+      enqueue_round "full-$round-$side" "$side"
+      stop_server
+    done
+    side_ratio enqueues/s "$round" "$1" "$2"
+  done
+  side_median enqueues/s "$1" "$2" "$3"
 }
 
 for durability in full process; do
@@ -122,15 +152,7 @@ print(f"raw SQLite: {n / (time.perf_counter() - start):,.0f} commits/s")
 PY
   if [ "$durability" = full ]; then
     echo "== --durability full: enqueue, 32 connections, $ROUNDS rounds of $DURATION with --timeline on and off each"
-    for round in $(seq "$ROUNDS"); do
-      for timeline in $(timeline_order "$round"); do
-        start_server full "$timeline"
-        enqueue_round "full-$round-timeline-$timeline" "$timeline"
-        stop_server
-      done
-      timeline_ratio enqueues/s "$round"
-    done
-    timeline_median enqueues/s
+    enqueue_rounds on off 10
   else
     start_server "$durability"
     echo "== --durability $durability: enqueue, 32 connections, $ROUNDS rounds of $DURATION"
@@ -161,7 +183,7 @@ half=$(python3 -c "print(${DURATION%s} / 2)")
 # that both sides are measured as a running server runs, its WAL reused.
 wal_frames=$(((16384 + 64) * (4096 + 24)))
 warm_wal() {  # port folder tokens
-  "$work/cycle" 127.0.0.1 "$1" 60 "$ADMIN" "$3" >/dev/null 2>&1 &
+  CYCLE_PACING=${CYCLE_PACING:-} "$work/cycle" 127.0.0.1 "$1" 60 "$ADMIN" "$3" >/dev/null 2>&1 &
   local client=$!
   while kill -0 "$client" 2>/dev/null && [ "$(stat -c %s "$2/alertd.sqlite-wal" 2>/dev/null || echo 0)" -lt "$wal_frames" ]; do
     sleep 0.2
@@ -171,42 +193,45 @@ warm_wal() {  # port folder tokens
   wait "$client" 2>/dev/null || true
   echo "(warmed: WAL $(($(stat -c %s "$2/alertd.sqlite-wal") / 1048576)) MiB)"
 }
-for round in $(seq "$ROUNDS"); do
-  declare -A pids=() ports=()
-  for timeline in on off; do
-    ports[$timeline]=$([ "$timeline" = on ] && echo "$PORT" || echo $((PORT + 1)))
-    PORT=${ports[$timeline]} start_server full "$timeline" "$work/$timeline"
-    pids[$timeline]=$server
-    servers="${servers:+$servers }$server"
-    # Sessions of their own each half: a cycle cut off by the end of a half leaves its alert
-    # presenting, which would hold back that session's next half.
-    for part in warm 1 2; do
-      for i in $(seq "$SESSIONS"); do
-        token=$(curl -s -X POST -H "Authorization: Bearer $ADMIN" "http://127.0.0.1:${ports[$timeline]}/v1/sessions/cycle-$round-$part-$i/token" \
-          | python3 -c 'import json,sys; print(json.load(sys.stdin)["token"])')
-        echo "cycle-$round-$part-$i $token"
-      done >"$work/tokens-$timeline-$part"
+# Cycle rounds comparing side $1 with side $2 (see above for the method); the goal is a cost
+# of at most $3 %.
+cycle_rounds() {  # side other goal-percent
+  local round side first second step
+  for round in $(seq "$ROUNDS"); do
+    declare -A pids=() ports=()
+    for side in "$1" "$2"; do
+      ports[$side]=$([ "$side" = "$1" ] && echo "$PORT" || echo $((PORT + 1)))
+      PORT=${ports[$side]} start_server full "$side" "$work/$side"
+      pids[$side]=$server
+      servers="${servers:+$servers }$server"
+      # Sessions of their own each half: a cycle cut off by the end of a half leaves its alert
+      # presenting, which would hold back that session's next half.
+      for part in warm 1 2; do
+        for i in $(seq "$SESSIONS"); do
+          token=$(curl -s -X POST -H "Authorization: Bearer $ADMIN" "http://127.0.0.1:${ports[$side]}/v1/sessions/cycle-$round-$part-$i/token" \
+            | python3 -c 'import json,sys; print(json.load(sys.stdin)["token"])')
+          echo "cycle-$round-$part-$i $token"
+        done >"$work/tokens-$side-$part"
+      done
+      : >"$work/halves-$side"
     done
-    : >"$work/halves-$timeline"
-  done
-  for timeline in on off; do warm_wal "${ports[$timeline]}" "$work/$timeline" "$work/tokens-$timeline-warm"; done
-  order=$(timeline_order "$round")
-  read -r first second <<<"$order"
-  part_of=([0]=1 [1]=1 [2]=2 [3]=2)
-  step=0
-  for timeline in "$first" "$second" "$second" "$first"; do
-    server=${pids[$timeline]}
-    before=$(cpu_ticks)
-    out=$("$work/cycle" 127.0.0.1 "${ports[$timeline]}" "$half" "$ADMIN" "$work/tokens-$timeline-${part_of[$step]}")
-    after=$(cpu_ticks)
-    echo "round $round, timeline $timeline, half ${part_of[$step]}: $out"
-    echo "$out|$((after - before))" >>"$work/halves-$timeline"
-    step=$((step + 1))
-  done
-  for timeline in on off; do server=${pids[$timeline]}; stop_server; done
-  servers=
-  for timeline in on off; do
-    python3 - "$work/halves-$timeline" "$half" "$round, timeline $timeline" "$work/side-$timeline" <<'PY'
+    for side in "$1" "$2"; do CYCLE_PACING=${SIDE_PACING[$side]} warm_wal "${ports[$side]}" "$work/$side" "$work/tokens-$side-warm"; done
+    read -r first second <<<"$(side_order "$round" "$1" "$2")"
+    part_of=([0]=1 [1]=1 [2]=2 [3]=2)
+    step=0
+    for side in "$first" "$second" "$second" "$first"; do
+      server=${pids[$side]}
+      before=$(cpu_ticks)
+      out=$(CYCLE_PACING=${SIDE_PACING[$side]} "$work/cycle" 127.0.0.1 "${ports[$side]}" "$half" "$ADMIN" "$work/tokens-$side-${part_of[$step]}")
+      after=$(cpu_ticks)
+      echo "round $round, $side, half ${part_of[$step]}: $out"
+      echo "$out|$((after - before))" >>"$work/halves-$side"
+      step=$((step + 1))
+    done
+    for side in "$1" "$2"; do server=${pids[$side]}; stop_server; done
+    servers=
+    for side in "$1" "$2"; do
+      python3 - "$work/halves-$side" "$half" "$round, $side" "$work/side-$side" <<'PY'
 import re, sys
 halves, seconds, round, side = sys.argv[1], float(sys.argv[2]), sys.argv[3], sys.argv[4]
 requests = ticks = 0.0
@@ -219,10 +244,12 @@ cpu = ticks * 1e4 / requests
 print(f"round {round}: {rps / 3:,.0f} cycles/s; server CPU {cpu:.0f} us per request")
 open(side, "w").write(f"{rps / 3} {cpu}\n")
 PY
+    done
+    side_ratio cycles/s "$round" "$1" "$2"
   done
-  timeline_ratio cycles/s "$round"
-done
-timeline_median cycles/s
+  side_median cycles/s "$1" "$2" "$3"
+}
+cycle_rounds on off 10
 start_server full
 
 echo "== long-polls woken by enqueues, under load"
@@ -236,6 +263,12 @@ echo "== long-polls"
 PORT=$PORT ADMIN=$ADMIN PID=$server ROUNDS=${WAKE_ROUNDS:-400} python3 scripts/bench/longpolls.py
 echo "server peak RSS: $(awk '/VmHWM/ {print $2, $3}' /proc/$server/status)"
 stop_server
+
+echo "== pacing: enqueues and cycles with every rule that lets them go on ($quiet_start-$quiet_end quiet, limits, modals a day), beside none"
+echo "-- enqueue, 32 connections, $ROUNDS rounds of $DURATION each side"
+enqueue_rounds paced unpaced 15
+echo "-- enqueue -> next -> ack cycles, $SESSIONS sessions, interleaved as above"
+cycle_rounds paced unpaced 15
 
 echo "== long sessions: the same enqueues and cycles on sessions holding 10,000 items, beside empty ones"
 PORT=$PORT ALERTD_BIN=$ALERTD_BIN DURATION=$DURATION ROUNDS=$ROUNDS scripts/bench/long-session.sh

@@ -66,8 +66,15 @@ enum PacingRecord {
     static func history(
         for items: [QueueItem], profile: SessionProfile = .none, session: String, now: Date, in db: Database
     ) throws -> PacingHistory {
-        var history = PacingHistory()
         let alerts = Set(items.filter { $0.state == .queued && !$0.pacing.isNone }.map(\.pacedAlert))
+        return try history(of: alerts, profile: profile, session: session, now: now, in: db)
+    }
+
+    /// `history(for:)`, for the alerts named.
+    static func history(
+        of alerts: Set<String>, profile: SessionProfile = .none, session: String, now: Date, in db: Database
+    ) throws -> PacingHistory {
+        var history = PacingHistory()
         let scopes = try scopes(session: session, in: db)
         if profile.countsModals, let user = scopes.first(where: { $0.scope == .user }) {
             let since = now.timeIntervalSince1970 - 2 * 86_400 - Double(profile.minModalGap?.seconds ?? 0)
@@ -101,10 +108,32 @@ enum PacingRecord {
         }
     }
 
-    /// The earliest time a deferred item of `items` may be shown again, by its rule.
-    static func nextLift(of items: [QueueItem], history: PacingHistory, now: Date) -> Date? {
-        items.filter { $0.state == .queued && !$0.pacing.isNone }.compactMap { item -> Date? in
-            guard case .capped(_, let until) = item.pacing.verdict(alert: item.pacedAlert, history: history, now: now) else { return nil }
+    /// The alerts and rules of the session's queued paced items, each pair once however many
+    /// items share it: what the time a rule lifts is judged on.
+    static func pacedQueued(session: String, in db: Database) throws -> [(alert: String, pacing: Pacing)] {
+        try Row.fetchAll(db.cachedStatement(sql: pacedQueuedSQL), arguments: [session]).map { row in
+            (row[0], try pacing(row[1]))
+        }
+    }
+
+    /// An item's `QueueItem.pacedAlert`, in SQL.
+    private static let pacedQueuedSQL = """
+        SELECT DISTINCT coalesce(json_extract(content, '$.alert'), 'adhoc:' || dedupe_key), pacing
+        FROM items WHERE session = ? AND state IN ('queued', 'presenting') AND state = 'queued' AND pacing NOTNULL
+        """
+
+    /// Whether the rule of a queued item of `items` holds it back now.
+    static func holdsBack(_ items: [QueueItem], history: PacingHistory, now: Date) -> Bool {
+        items.contains { item in
+            guard item.state == .queued, !item.pacing.isNone else { return false }
+            return item.pacing.verdict(alert: item.pacedAlert, history: history, now: now) != .allowed
+        }
+    }
+
+    /// The earliest time one of `rules` that holds its alert back lifts.
+    static func nextLift(of rules: [(alert: String, pacing: Pacing)], history: PacingHistory, now: Date) -> Date? {
+        rules.compactMap { rule -> Date? in
+            guard case .capped(_, let until) = rule.pacing.verdict(alert: rule.alert, history: history, now: now) else { return nil }
             return until
         }.min()
     }

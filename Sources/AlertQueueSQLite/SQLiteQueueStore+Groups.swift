@@ -45,10 +45,14 @@ extension SQLiteQueueStore {
     func deliverNext(session: String, now: Date, in db: Database) throws -> QueueItem? {
         var window = try SessionWindow(session: session, now: now, in: db, contents: contents)
         try window.readBest()
-        // A paced item may be held back, and the next best not in the window.
-        if PacingRecord.paces(window.items) { try window.readLive() }
+        // A paced item its rule holds back may hide the next best, which the window did not read.
+        var history: PacingHistory?
+        if PacingRecord.paces(window.items) {
+            let read = try PacingRecord.history(for: window.items, session: session, now: now, in: db)
+            if PacingRecord.holdsBack(window.items, history: read, now: now) { try window.readLive() } else { history = read }
+        }
         var items = window.sessionItems()
-        let delivered = try deliver(from: &items, now: now, whole: true, in: db)
+        let delivered = try deliver(from: &items, now: now, whole: true, history: history, in: db)
         try save(items, in: db)
         return delivered
     }

@@ -12,9 +12,9 @@ extension SQLiteQueueStore {
         }.map(Date.init(timeIntervalSince1970:))
         guard try read({ db in try Bool.fetchOne(db.cachedStatement(sql: Self.pacedSQL), arguments: [session]) }) == true else { return at }
         let lift = try await writer.read { db in
-            let items = try ItemRecord.fetch(db, session: session, scope: .live, contents: ContentCache(limit: 0))
-            return PacingRecord.nextLift(
-                of: items, history: try PacingRecord.history(for: items, session: session, now: now, in: db), now: now)
+            let rules = try PacingRecord.pacedQueued(session: session, in: db)
+            let history = try PacingRecord.history(of: Set(rules.map(\.alert)), session: session, now: now, in: db)
+            return PacingRecord.nextLift(of: rules, history: history, now: now)
         }
         return [at, lift].compactMap(\.self).min()
     }

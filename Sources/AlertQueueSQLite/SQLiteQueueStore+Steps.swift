@@ -11,11 +11,14 @@ extension SQLiteQueueStore {
     /// paced item, it reads the deliveries the rules count and keeps those it makes; unless
     /// `whole` (every queued item loaded), it then delivers nothing: an item its rule holds back
     /// may hide the next best, which a window did not read. A poll that waits looks itself.
-    func deliver(from items: inout SessionItems, now: Date, whole: Bool = false, in db: Database) throws -> QueueItem? {
+    /// `history`: the deliveries already read for exactly these items.
+    func deliver(
+        from items: inout SessionItems, now: Date, whole: Bool = false, history read: PacingHistory? = nil, in db: Database
+    ) throws -> QueueItem? {
         let holdUntil = try HoldRecord.until(session: items.session, in: db).map(Date.init(timeIntervalSince1970:))
         guard PacingRecord.paces(items.all) else { return policy.next(&items, holdUntil: holdUntil, now: now) }
         guard whole else { return nil }
-        var history = try PacingRecord.history(for: items.all, session: items.session, now: now, in: db)
+        var history = try read ?? PacingRecord.history(for: items.all, session: items.session, now: now, in: db)
         let delivered = policy.next(&items, holdUntil: holdUntil, pacing: &history, now: now)
         try PacingRecord.keep(history.recorded, session: items.session, in: db)
         return delivered

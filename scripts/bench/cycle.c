@@ -39,6 +39,8 @@ static double now(void) {
 }
 
 static const char *admin;
+/* A JSON member every enqueue carries (CYCLE_PACING, e.g. "pacing":{...}), or "". */
+static const char *pacing = "";
 static double *latencies;
 static long nlat, maxlat = 4000000, requests, cycles, unexpected;
 
@@ -46,8 +48,9 @@ static void send_request(struct conn *c) {
     char req[2048];
     int n;
     if (c->step == ENQUEUE) {
-        char body[128];
-        int blen = snprintf(body, sizeof body, "{\"alert\":\"app/questionExit\",\"dedupeKey\":\"c%ld\"}", ++c->counter);
+        char body[640];
+        int blen = snprintf(body, sizeof body, "{\"alert\":\"app/questionExit\",\"dedupeKey\":\"c%ld\"%s%s}", ++c->counter,
+                            *pacing ? "," : "", pacing);
         n = snprintf(req, sizeof req,
                      "POST /v1/sessions/%s/queue HTTP/1.1\r\nHost: b\r\nAuthorization: Bearer %s\r\n"
                      "Content-Type: application/json\r\nContent-Length: %d\r\n\r\n%s",
@@ -117,6 +120,8 @@ int main(int argc, char **argv) {
     int port = atoi(argv[2]);
     double seconds = atof(argv[3]);
     admin = argv[4];
+    if (getenv("CYCLE_PACING")) pacing = getenv("CYCLE_PACING");
+    if (strlen(pacing) > 512) { fprintf(stderr, "CYCLE_PACING is longer than 512 bytes\n"); return 2; }
     FILE *file = fopen(argv[5], "r");
     if (!file) { perror(argv[5]); return 2; }
     struct conn *conns = calloc(1024, sizeof *conns);
