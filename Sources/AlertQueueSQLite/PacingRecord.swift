@@ -122,11 +122,13 @@ enum PacingRecord {
         FROM items WHERE session = ? AND state IN ('queued', 'presenting') AND state = 'queued' AND pacing NOTNULL
         """
 
-    /// Whether the rule of a queued item of `items` holds it back now.
-    static func holdsBack(_ items: [QueueItem], history: PacingHistory, now: Date) -> Bool {
+    /// Whether a queued item of `items` is held back now: by its rule, or by the session-wide
+    /// rules of `profile` (the effective one).
+    static func holdsBack(_ items: [QueueItem], history: PacingHistory, profile: SessionProfile, bypassPriority: Int, now: Date) -> Bool {
         items.contains { item in
-            guard item.state == .queued, !item.pacing.isNone else { return false }
-            return item.pacing.verdict(alert: item.pacedAlert, history: history, now: now) != .allowed
+            guard item.state == .queued else { return false }
+            if !item.pacing.isNone, item.pacing.verdict(alert: item.pacedAlert, history: history, now: now) != .allowed { return true }
+            return profile.hold(item, history: history, bypassPriority: bypassPriority, now: now) != nil
         }
     }
 

@@ -45,14 +45,21 @@ extension SQLiteQueueStore {
     func deliverNext(session: String, now: Date, in db: Database) throws -> QueueItem? {
         var window = try SessionWindow(session: session, now: now, in: db, contents: contents)
         try window.readBest()
-        // A paced item its rule holds back may hide the next best, which the window did not read.
+        // An item its pacing holds back may hide the next best, which the window did not read.
+        let profile = SessionProfile.none
+        let effective = profile.over(policy.settings.profile)
         var history: PacingHistory?
-        if PacingRecord.paces(window.items) {
-            let read = try PacingRecord.history(for: window.items, session: session, now: now, in: db)
-            if PacingRecord.holdsBack(window.items, history: read, now: now) { try window.readLive() } else { history = read }
+        if PacingRecord.paces(window.items) || !effective.isNone {
+            let read = try PacingRecord.history(for: window.items, profile: effective, session: session, now: now, in: db)
+            let bypass = policy.settings.bypassPriority
+            if PacingRecord.holdsBack(window.items, history: read, profile: effective, bypassPriority: bypass, now: now) {
+                try window.readLive()
+            } else {
+                history = read
+            }
         }
         var items = window.sessionItems()
-        let delivered = try deliver(from: &items, now: now, whole: true, history: history, in: db)
+        let delivered = try deliver(from: &items, now: now, whole: true, history: history, profile: profile, in: db)
         try save(items, in: db)
         return delivered
     }

@@ -7,19 +7,22 @@ import GRDB
 // session's items, deliver under the session's hold, write back what changed.
 
 extension SQLiteQueueStore {
-    /// `next`'s step on the session's loaded `items`, under the session's hold. With a queued
-    /// paced item, it reads the deliveries the rules count and keeps those it makes; unless
-    /// `whole` (every queued item loaded), it then delivers nothing: an item its rule holds back
+    /// `next`'s step on the session's loaded `items`, under the session's hold. Paced (a queued
+    /// item with a rule, or a session-wide rule of `profile`, the session's over its user's,
+    /// over the server's), it reads the deliveries the rules count and keeps those it makes;
+    /// unless `whole` (every queued item loaded), it then delivers nothing: an item held back
     /// may hide the next best, which a window did not read. A poll that waits looks itself.
     /// `history`: the deliveries already read for exactly these items.
     func deliver(
-        from items: inout SessionItems, now: Date, whole: Bool = false, history read: PacingHistory? = nil, in db: Database
+        from items: inout SessionItems, now: Date, whole: Bool = false, history read: PacingHistory? = nil,
+        profile: SessionProfile = .none, in db: Database
     ) throws -> QueueItem? {
         let holdUntil = try HoldRecord.until(session: items.session, in: db).map(Date.init(timeIntervalSince1970:))
-        guard PacingRecord.paces(items.all) else { return policy.next(&items, holdUntil: holdUntil, now: now) }
+        let effective = profile.over(policy.settings.profile)
+        guard PacingRecord.paces(items.all) || !effective.isNone else { return policy.next(&items, holdUntil: holdUntil, now: now) }
         guard whole else { return nil }
-        var history = try read ?? PacingRecord.history(for: items.all, session: items.session, now: now, in: db)
-        let delivered = policy.next(&items, holdUntil: holdUntil, pacing: &history, now: now)
+        var history = try read ?? PacingRecord.history(for: items.all, profile: effective, session: items.session, now: now, in: db)
+        let delivered = policy.next(&items, holdUntil: holdUntil, pacing: &history, profile: profile, now: now)
         try PacingRecord.keep(history.recorded, session: items.session, in: db)
         return delivered
     }

@@ -120,13 +120,19 @@ extension SessionProfile {
     /// `user`: the session's own when it has no user); the day is the calendar day in the
     /// profile's time zone.
     public func hold(_ item: QueueItem, history: PacingHistory, bypassPriority: Int, now: Date) -> (rule: PacingRule, until: Date)? {
-        guard item.lane != .hud, item.priority < bypassPriority else { return nil }
+        guard item.priority < bypassPriority else { return nil }
+        return hold(lane: item.lane, history: history, now: now)
+    }
+
+    /// What the session-wide rules say of an item of `lane` below the bypass priority at `now`.
+    public func hold(lane: Lane, history: PacingHistory, now: Date) -> (rule: PacingRule, until: Date)? {
+        guard lane != .hud else { return nil }
         var latest: (rule: PacingRule, until: Date)?
         func holds(_ rule: PacingRule, until: Date) {
             if until > now, latest.map({ until > $0.until }) ?? true { latest = (rule, until) }
         }
         if let quietHours, let end = quietHours.end(holding: now, in: zone) { holds(.quietHours, until: end) }
-        guard item.lane == .modal else { return latest }
+        guard lane == .modal else { return latest }
         let shown = history.shown[.init(alert: PacingHistory.modals, scope: .user)] ?? []
         if let minModalGap, let last = shown.last { holds(.modalGap, until: last.addingTimeInterval(TimeInterval(minModalGap.seconds))) }
         if let maxModalsPerDay {

@@ -1,0 +1,64 @@
+import AlertQueue
+import AlertSpec
+import Foundation
+import Testing
+
+@testable import AlertQueueSQLite
+
+/// The server's session-wide pacing (`QueueSettings.profile`) through the SQLite store's step:
+/// what `next` delivers, what it keeps of the modals shown, and when a waiting poll looks again.
+@Suite("SQLite session pacing")
+struct SQLiteSessionPacingTests {
+    @Test("A modal gap and a daily cap hold the next modal, a HUD flows, a critical item passes; a poll looks again when it lifts")
+    func gapAndCap() async throws {
+        let profile = SessionProfile(minModalGap: .seconds(60), maxModalsPerDay: 2)
+        let store = try SQLiteQueueStore.inMemory(settings: QueueSettings(profile: profile))
+        for (index, id) in ["app/a", "app/b", "app/c"].enumerated() { _ = try await store.enqueue(alert(id), now: at(Double(index))) }
+        // The first modal goes; the second waits out the gap; a HUD does not
+        #expect(try await store.drainOne(now: at(10)) == "app/a")
+        #expect(try await store.next(session: session, now: at(20)) == nil)
+        #expect(try await store.nextTimedChange(session: session, now: at(20)) == at(70))
+        _ = try await store.enqueue(hud("app/saved"), now: at(21))
+        #expect(try await store.drainOne(now: at(22)) == "app/saved")
+        #expect(try await store.drainOne(now: at(70)) == "app/b")
+        // Two modals today: the third waits for tomorrow (UTC), but a critical one passes
+        #expect(try await store.next(session: session, now: at(200)) == nil)
+        let midnight = Calendar.utc.startOfDay(for: at(200)).addingTimeInterval(86_400)
+        #expect(try await store.nextTimedChange(session: session, now: at(200)) == midnight)
+        _ = try await store.enqueue(alert("app/critical", priority: 950), now: at(201))
+        #expect(try await store.drainOne(now: at(202)) == "app/critical")
+        #expect(try await store.drainOne(now: midnight) == "app/c")
+    }
+
+    @Test("Quiet hours hold modals and toasts until they end; HUDs flow")
+    func quietHours() async throws {
+        // t0 is 22:13:20 UTC: quiet from 22:00 to 06:00
+        let store = try SQLiteQueueStore.inMemory(settings: QueueSettings(profile: SessionProfile(quietHours: QuietHours("22:00-06:00"))))
+        _ = try await store.enqueue(alert("app/promo"), now: t0)
+        _ = try await store.enqueue(toast("app/hello"), now: t0)
+        _ = try await store.enqueue(hud("app/saved"), now: t0)
+        #expect(try await store.drainOne(now: t0) == "app/saved")
+        #expect(try await store.next(session: session, now: at(60)) == nil)
+        let morning = Calendar.utc.startOfDay(for: t0).addingTimeInterval(86_400 + 6 * 3_600)
+        #expect(try await store.nextTimedChange(session: session, now: at(60)) == morning)
+        #expect(try await store.drainOne(now: morning) == "app/promo")
+    }
+}
+
+extension Calendar {
+    /// The Gregorian calendar in UTC.
+    static var utc: Calendar {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        return calendar
+    }
+}
+
+extension QueueStore {
+    /// Delivers the session's next item and acks it; its alert id.
+    func drainOne(session: String = session, now: Date) async throws -> String? {
+        guard let item = try await next(session: session, now: now) else { return nil }
+        _ = try await ack(session: session, ticket: item.ticket, chain: nil, now: now)
+        return item.alertID
+    }
+}
