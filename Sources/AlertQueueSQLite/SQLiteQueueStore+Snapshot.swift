@@ -13,8 +13,11 @@ extension SQLiteQueueStore {
                 let items = try ItemRecord.fetch(db, session: session, scope: .listed, contents: contents)
                 let hold = try HoldRecord.until(session: session, in: db).map(Date.init(timeIntervalSince1970:))
                 let ended = finished > 0 ? try Self.finished(db, session: session, limit: finished, contents: contents) : []
-                let pacing = try PacingRecord.history(for: items, session: session, now: now, in: db)
-                return SessionSnapshot(session: session, now: now, items: items, holdUntil: hold, finished: ended, pacing: pacing)
+                let profile = SessionProfile.none
+                let pacing = try PacingRecord.history(
+                    for: items, profile: profile.over(policy.settings.profile), session: session, now: now, in: db)
+                return SessionSnapshot(
+                    session: session, now: now, items: items, holdUntil: hold, finished: ended, pacing: pacing, profile: profile)
             }
         } catch let error as DatabaseError {
             throw QueueError.sqlite(error) ?? error
