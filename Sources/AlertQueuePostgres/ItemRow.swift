@@ -21,14 +21,15 @@ enum ItemRow {
 
     static let columns = columns()
 
-    /// `columns`, then `input`, `not_before`, `group_id` and `campaign_id`: for `item(from:withInput: true)`, the
-    /// reads of an item, a listing, a history page and a snapshot. (The window functions return
-    /// none of them: no step but a refresh changes the schedule, and a refresh writes it from the
-    /// enqueue; none changes the group.)
-    static let columnsWithInput = columns + ", input, not_before, group_id, campaign_id"
+    /// `columns`, then `input`, `not_before`, `group_id`, `campaign_id` and `pacing`: for
+    /// `item(from:withInput: true)`, the reads of an item, a listing, a history page and a
+    /// snapshot. (The window functions return none of them: no step but a refresh changes the
+    /// schedule, and a refresh writes it from the enqueue; none changes the group or the rule.)
+    static let columnsWithInput = columns + ", input, not_before, group_id, campaign_id, pacing"
 
-    /// `columns`, then `not_before`, `group_id` and `campaign_id`: for `item(from:withSchedule: true)`.
-    static let columnsWithSchedule = columns + ", not_before, group_id, campaign_id"
+    /// `columns`, then `not_before`, `group_id`, `campaign_id` and `pacing`: for
+    /// `item(from:withSchedule: true)`.
+    static let columnsWithSchedule = columns + ", not_before, group_id, campaign_id, pacing"
 
     /// The item of `row`; its content from `contents`, by its text, when kept there (by text, not
     /// by ticket: another instance may refresh the item's content).
@@ -50,6 +51,7 @@ enum ItemRow {
         let notBefore = withInput || withSchedule ? try cells.optionalDouble() : nil
         let group = withInput || withSchedule ? try cells.optionalString() : nil
         let campaign = withInput || withSchedule ? try cells.optionalString() : nil
+        let pacing = withInput || withSchedule ? try cells.optionalString() : nil
         guard let lane = Lane(rawValue: lane), let state = ItemState(rawValue: state) else {
             throw PostgresStoreError.unreadableRow("item \(ticket) has lane \(lane) and state \(state)")
         }
@@ -58,7 +60,18 @@ enum ItemRow {
             lane: lane, dedupeKey: dedupeKey, state: state, sequence: Int64(sequence),
             enqueuedAt: Date(timeIntervalSince1970: enqueuedAt), expiresAt: expiresAt.map(Date.init(timeIntervalSince1970:)),
             deliveries: deliveries, leaseUntil: leaseUntil.map(Date.init(timeIntervalSince1970:)), atHead: atHead, input: input,
-            notBefore: notBefore.map(Date.init(timeIntervalSince1970:)), group: group, campaign: campaign)
+            notBefore: notBefore.map(Date.init(timeIntervalSince1970:)), group: group, campaign: campaign,
+            pacing: try pacing.map(Self.pacing(json:)) ?? .none)
+    }
+
+    /// An item's rule as `items.pacing` keeps it: its JSON (`Pacing`'s Codable form), nil for none.
+    static func json(_ pacing: Pacing) throws -> String? {
+        pacing.isNone ? nil : String(decoding: try JSONEncoder().encode(pacing), as: UTF8.self)
+    }
+
+    /// The rule `json(_:)` wrote.
+    static func pacing(json: String) throws -> Pacing {
+        try JSONDecoder().decode(Pacing.self, from: Data(json.utf8))
     }
 
     static func items(from rows: PostgresRowSequence, contents: ContentCache, withInput: Bool = false) async throws -> [QueueItem] {
@@ -66,23 +79,24 @@ enum ItemRow {
     }
 
     static func insert(_ item: QueueItem, contents: ContentCache) throws -> PostgresQuery {
-        let content = try contents.json(item.content)
+        let content = try contents.json(item.content), pacing = try json(item.pacing)
         return """
             INSERT INTO alertd.items (ticket, session, content, priority, lane, dedupe_key, state, sequence, \
-            enqueued_at, expires_at, deliveries, lease_until, at_head, not_before, group_id, campaign_id)
+            enqueued_at, expires_at, deliveries, lease_until, at_head, not_before, group_id, campaign_id, pacing)
             VALUES (\(item.ticket), \(item.session), \(content)::jsonb, \(item.priority), \(item.lane.rawValue), \
             \(item.dedupeKey), \(item.state.rawValue), \(item.sequence), \(item.enqueuedAt.timeIntervalSince1970), \
             \(item.expiresAt?.timeIntervalSince1970)::float8, \(item.deliveries), \
             \(item.leaseUntil?.timeIntervalSince1970)::float8, \(item.atHead), \(item.notBefore?.timeIntervalSince1970)::float8, \
-            \(item.group), \(item.campaign))
+            \(item.group), \(item.campaign), \(pacing))
             """
     }
 
-    /// Inserts `items` in one statement (`alertd.insert_items`, with `not_before`); one whose dedupe key a live item
+    /// Inserts `items` in one statement (`alertd.insert_items`, with `not_before` and `pacing`); one whose dedupe key a live item
     /// of its session holds fails it (`items_live_dedupe`). Absent times travel as NaN (never a
     /// time) so that each column is one array of `float8`.
     static func insert(_ items: [QueueItem], contents cache: ContentCache) throws -> PostgresQuery {
         let contents = try items.map { try cache.json($0.content) }
+        let pacing = try items.map { try json($0.pacing) ?? "" }
         func column<Element>(_ value: (QueueItem) -> Element) -> BinaryArray<Element> { BinaryArray(items.map(value)) }
         return """
             SELECT alertd.insert_items(\(column(\.ticket))::text[], \(column(\.session))::text[], \
@@ -92,7 +106,7 @@ enum ItemRow {
             \(column { $0.expiresAt?.timeIntervalSince1970 ?? .nan })::float8[], \
             \(column { Int64($0.deliveries) })::bigint[], \
             \(column { $0.leaseUntil?.timeIntervalSince1970 ?? .nan })::float8[], \(column(\.atHead))::boolean[], \
-            \(column { $0.notBefore?.timeIntervalSince1970 ?? .nan })::float8[])
+            \(column { $0.notBefore?.timeIntervalSince1970 ?? .nan })::float8[], \(BinaryArray(pacing))::text[])
             """
     }
 

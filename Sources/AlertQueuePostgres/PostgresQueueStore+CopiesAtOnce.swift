@@ -1,4 +1,5 @@
 import AlertQueue
+import AlertSpec
 import Foundation
 import PostgresNIO
 
@@ -18,13 +19,13 @@ extension PostgresQueueStore {
 
     /// `copies` through `alertd.enqueue_copies`, then the `enqueued` events of those it
     /// inserted: each copy's outcome, or nil for the copies of the sessions it held back (all of
-    /// them when the template is scheduled: the function writes no schedule). As for
+    /// them when the template is scheduled or paced: the function writes neither). As for
     /// `enqueue_counted`, the policy, applied over the counts the function returned, gives the
     /// answers and the events, and must agree that each copy was simply inserted; a disagreement
     /// fails the batch. The positions it gives count only the copy itself: a fan-out reports none.
     func insertCopiesAtOnce(_ copies: [NewItem], now: Date, on connection: PostgresConnection) async throws -> [Result<EnqueueResult, QueueError>?] {
         var outcomes = [Result<EnqueueResult, QueueError>?](repeating: nil, count: copies.count)
-        guard !copies.isEmpty, copies.allSatisfy({ $0.notBefore == nil }) else { return outcomes }
+        guard !copies.isEmpty, copies.allSatisfy({ $0.notBefore == nil && $0.pacing.isNone }) else { return outcomes }
         let tickets = copies.map { _ in QueueTicket.make(at: now) }
         let contents = try copies.map { try self.contents.json($0.content) }
         // With the caller's clock, the times are the caller's, and the expiry is computed here

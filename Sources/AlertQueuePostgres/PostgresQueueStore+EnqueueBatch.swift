@@ -26,9 +26,10 @@ extension PostgresQueueStore {
     func runEnqueueBatch(_ batch: [EnqueueBatcher.Pending], seeingLiveItems: Bool = true) async {
         var batch = batch
         if seeingLiveItems {
-            // A scheduled item goes the general way: `enqueue_counted` writes no `not_before`.
-            let scheduled = batch.filter { $0.item.notBefore != nil }
-            batch = await runAtOnce(batch.filter { $0.item.notBefore == nil }) + scheduled
+            // A scheduled or paced item goes the general way: `enqueue_counted` writes no
+            // `not_before` and no `pacing`.
+            let general = batch.filter { $0.item.notBefore != nil || !$0.item.pacing.isNone }
+            batch = await runAtOnce(batch.filter { $0.item.notBefore == nil && $0.item.pacing.isNone }) + general
             if batch.isEmpty { return }
         }
         let writes = batch.map { ($0.item, $0.now) }

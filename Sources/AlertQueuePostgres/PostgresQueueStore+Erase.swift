@@ -31,6 +31,7 @@ extension PostgresQueueStore {
         try await connection.query("DELETE FROM alertd.session_topics WHERE session = \(session)", logger: logger)
         try await connection.query("DELETE FROM alertd.sessions_known WHERE session = \(session)", logger: logger)
         try await connection.query("DELETE FROM alertd.campaign_sessions WHERE session = \(session)", logger: logger)
+        try await connection.query("DELETE FROM alertd.pacing_shown WHERE scope = 's:' || \(session)", logger: logger)
         return Erasure(items: items, events: events)
     }
 

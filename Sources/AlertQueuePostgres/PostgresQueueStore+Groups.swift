@@ -75,20 +75,13 @@ extension PostgresQueueStore {
     }
 
     /// What the session's device is owed first, a withdraw, else `next`'s delivery: one
-    /// statement (`alertd.next_delivery`).
-    public func nextDelivery(session: String, now callerNow: Date) async throws -> Delivery? {
-        let settings = policy.settings
-        let (now, leaseUntil) = claimTimes(callerNow)
-        return try await perform { connection in
-            let rows = try await connection.query(
-                """
-                SELECT * FROM alertd.next_delivery(\(session), \(now)::float8, \(leaseUntil)::float8, \
-                \(settings.leaseDuration)::float8, \(settings.maxDeliveries)::integer, \(settings.recordsEvents))
-                """, logger: self.logger
-            ).collect()
-            guard let row = rows.first else { return nil }
-            if let ticket = try row.makeRandomAccess()[13].decode(String?.self) { return .withdraw(ticket: ticket) }
-            return .item(try ItemRow.item(from: row, contents: self.contents))
+    /// statement (`alertd.deliver_unpaced`), and the paced step after it for a session with
+    /// queued paced items (`pacedNext`).
+    public func nextDelivery(session: String, now: Date) async throws -> Delivery? {
+        try await perform { connection in
+            let (delivery, paced) = try await self.deliverUnpaced(session: session, now: now, withdraws: true, on: connection)
+            guard paced else { return delivery }
+            return try await self.pacedNext(session: session, now: now, on: connection).map(Delivery.item)
         }
     }
 

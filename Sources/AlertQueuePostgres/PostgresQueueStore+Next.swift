@@ -6,9 +6,9 @@ import PostgresNIO
 /// `next`: the claim, serialized per session by the session's row lock; the database keeps it
 /// right while instances race.
 extension PostgresQueueStore {
-    /// One delivery, in one statement and so one transaction (`alertd.claim_next`, see
-    /// `claimNextFunction`; `alertd.claim_next_logged` around it writes the step's events, unless
-    /// `QueueSettings.recordsEvents` is off):
+    /// One delivery, in one statement and so one transaction (`alertd.deliver_unpaced`, which
+    /// calls `alertd.claim_next`, see `claimNextFunction`; `alertd.claim_next_logged` around it
+    /// writes the step's events, unless `QueueSettings.recordsEvents` is off):
     /// 1. Locks the session's row (`FOR UPDATE`), so that claims of one session take turns.
     ///    Without it, two instances claiming at once could each take a different modal — the
     ///    second skipping the first, locked by the other (`SKIP LOCKED`) — and whichever
@@ -20,21 +20,14 @@ extension PostgresQueueStore {
     ///    entries of each lane's indexes rather than by sorting the session's queue.
     /// 4. Marks it presenting with a lease; a HUD is done at once (fire-and-forget).
     ///
-    /// The partial unique index `items_one_presenting` still guarantees one presenting modal per
-    /// session whatever the path: a unique violation is answered by `perform` running the claim
-    /// again, which then sees the lane busy.
+    /// A session with queued paced items is left to `pacedNext`, a step in Swift (the claim
+    /// knows no rule). The partial unique index `items_one_presenting` still guarantees one
+    /// presenting modal per session whatever the path: a unique violation is answered by
+    /// `perform` running the claim again, which then sees the lane busy.
     func claimNext(session: String, now callerNow: Date, on connection: PostgresConnection) async throws -> QueueItem? {
-        let settings = policy.settings
-        let (now, leaseUntil) = claimTimes(callerNow)
-        // The same claim with its events, or without them when the timeline is off.
-        let function = settings.recordsEvents ? "claim_next_logged" : "claim_next"
-        let rows = try await connection.query(
-            """
-            SELECT * FROM alertd.\(unescaped: function)(\(session), \(now)::float8, \(leaseUntil)::float8, \
-            \(settings.leaseDuration)::float8, \(settings.maxDeliveries)::integer)
-            """, logger: logger
-        ).collect()
-        return try rows.first.map { try ItemRow.item(from: $0, contents: contents) }
+        let (delivery, paced) = try await deliverUnpaced(session: session, now: callerNow, withdraws: false, on: connection)
+        if paced { return try await pacedNext(session: session, now: callerNow, on: connection) }
+        return delivery?.item
     }
 
     /// A claim's `now` and lease end as `claim_next` takes them: the caller's, or NaN for the

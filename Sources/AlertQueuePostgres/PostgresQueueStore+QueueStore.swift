@@ -89,7 +89,8 @@ extension PostgresQueueStore {
     }
 
     /// The hold's end or the first scheduled item's time after now (`items_queued_scheduled`),
-    /// at the store's clock, as `claim_next` compares them: one statement.
+    /// at the store's clock, as `claim_next` compares them: one statement; and, when the session
+    /// is marked `paced`, the earliest time a rule holding a queued item back lifts (`pacingLifts`).
     public func nextTimedChange(session: String, now: Date) async throws -> Date? {
         let caller: Double? = if case .caller = options.clock { now.timeIntervalSince1970 } else { nil }
         return try await perform { connection in
@@ -99,10 +100,18 @@ extension PostgresQueueStore {
                 SELECT least(
                     (SELECT s.hold_until FROM alertd.sessions AS s, n WHERE s.session = \(session) AND s.hold_until > n.at),
                     (SELECT min(i.not_before) FROM alertd.items AS i, n
-                        WHERE i.state = 'queued' AND i.not_before IS NOT NULL AND i.session = \(session) AND i.not_before > n.at))
+                        WHERE i.state = 'queued' AND i.not_before IS NOT NULL AND i.session = \(session) AND i.not_before > n.at)),
+                    coalesce((SELECT s.paced FROM alertd.sessions AS s WHERE s.session = \(session)), false),
+                    (SELECT at FROM n)
                 """, logger: self.logger
             ).collect()
-            return try rows.first?.decode(Double?.self).map(Date.init(timeIntervalSince1970:))
+            guard let row = rows.first else { return nil }
+            let (timed, paced, at) = try row.decode((Double?, Bool, Double).self)
+            let change = timed.map(Date.init(timeIntervalSince1970:))
+            guard paced, let lifts = try await self.pacingLifts(session: session, now: Date(timeIntervalSince1970: at), on: connection) else {
+                return change
+            }
+            return min(change ?? lifts, lifts)
         }
     }
 

@@ -152,6 +152,8 @@ extension PostgresQueueStore {
         Migration(name: "enqueueCopiesFunction", statements: [enqueueCopiesFunction]),
         // A topic's or a list's next page read in its key's order, whatever the statistics.
         Migration(name: "audiencePages", statements: audiencePagesFunctions),
+        // Pacing: each item's rule, the paced deliveries, and `next` leaving paced sessions to Swift.
+        Migration(name: "pacing", statements: pacingSchema),
     ]
 
     /// `alertd.lock_session(session, with_sequence, states, ticket)`: a write's first round trip.

@@ -5,7 +5,7 @@ import PostgresNIO
 extension PostgresQueueStore {
     /// Two statements, changing nothing: the items (live and dead through `items_session`,
     /// finished ones newest first through the same index), then the hold with the database's
-    /// clock. Read without locks: a write between them is seen by a later call.
+    /// clock; a third, the history of their alerts, when queued items are paced. Read without locks: a write between them is seen by a later call.
     public func snapshot(session: String, now: Date, finished: Int) async throws -> SessionSnapshot {
         try await perform { connection in
             let listed = [ItemState.queued, .presenting, .dead].map(\.rawValue)
@@ -27,10 +27,11 @@ extension PostgresQueueStore {
             ).collect()
             let (until, databaseNow) = try hold.first?.decode((Double?, Double).self) ?? (nil, now.timeIntervalSince1970)
             let live = all.filter { $0.state.isLive || $0.state == .dead }.sorted { $0.sequence < $1.sequence }
+            let now = self.clock(caller: now, database: databaseNow)
             return SessionSnapshot(
-                session: session, now: self.clock(caller: now, database: databaseNow), items: live,
-                holdUntil: until.map(Date.init(timeIntervalSince1970:)),
-                finished: all.filter { !$0.state.isLive && $0.state != .dead }.sorted { $0.sequence > $1.sequence })
+                session: session, now: now, items: live, holdUntil: until.map(Date.init(timeIntervalSince1970:)),
+                finished: all.filter { !$0.state.isLive && $0.state != .dead }.sorted { $0.sequence > $1.sequence },
+                pacing: try await self.pacingHistory(session: session, of: live, now: now, on: connection))
         }
     }
 }

@@ -217,16 +217,17 @@ extension PostgresQueueStore {
             """, logger: logger
         ).collect()
         var databaseNow = now.timeIntervalSince1970  // no row: nothing to time
-        if let row = rows.first { databaseNow = try row.makeRandomAccess()[16].decode(Double.self) }
+        if let row = rows.first { databaseNow = try row.makeRandomAccess()[17].decode(Double.self) }
         let read = try rows.map { try ItemRow.item(from: $0, contents: contents, withSchedule: true) }
         var items = SessionItems(session: session, items: read)
         let listing = policy.listing(&items, now: clock(caller: now, database: databaseNow))
         guard items.hasChanges else { return (listing, false) }
-        // `lock_session` returns no schedule, group or campaign: they are taken from the read
-        // above (a listing changes none of them).
+        // `lock_session` returns no schedule, group, campaign or rule: they are taken from the
+        // read above (a listing changes none of them).
         let schedules = Dictionary(uniqueKeysWithValues: read.compactMap { item in item.notBefore.map { (item.ticket, $0) } })
         let groups = Dictionary(uniqueKeysWithValues: read.compactMap { item in item.group.map { (item.ticket, $0) } })
         let campaigns = Dictionary(uniqueKeysWithValues: read.compactMap { item in item.campaign.map { (item.ticket, $0) } })
+        let rules = Dictionary(uniqueKeysWithValues: read.map { ($0.ticket, $0.pacing) })
         return try await connection.transaction(logger: logger) { connection in
             let (lock, loaded) = try await lockAndLoad(
                 session: session, withSequence: false, states: listed, on: connection)
@@ -236,6 +237,7 @@ extension PostgresQueueStore {
                 listing[index].notBefore = schedules[listing[index].ticket]
                 listing[index].group = groups[listing[index].ticket]
                 listing[index].campaign = campaigns[listing[index].ticket]
+                listing[index].pacing = rules[listing[index].ticket] ?? .none
             }
             return (listing, try await save(items, on: connection))
         }

@@ -1,0 +1,135 @@
+import AlertQueue
+import AlertSpec
+import Foundation
+import PostgresNIO
+
+/// Pacing on PostgreSQL. `next` of a session with queued paced items is a step in Swift, like
+/// an ack's: `alertd.deliver_unpaced` claims for every other session in one statement and only
+/// signals these (`o_paced`, from `sessions.paced`); then `pacedNext` locks the session, loads
+/// all its live items and the deliveries their rules count (`alertd.pacing_shown`), runs
+/// `QueuePolicy.next` and writes the step and its paced deliveries back, in one transaction.
+extension PostgresQueueStore {
+    /// `alertd.deliver_unpaced`: the withdraw owed to the session (when `withdraws`) or the item
+    /// claimed, and whether the session has queued paced items, which it left alone.
+    func deliverUnpaced(
+        session: String, now callerNow: Date, withdraws: Bool, on connection: PostgresConnection
+    ) async throws -> (delivery: Delivery?, paced: Bool) {
+        let settings = policy.settings
+        let (now, leaseUntil) = claimTimes(callerNow)
+        let rows = try await connection.query(
+            """
+            SELECT * FROM alertd.deliver_unpaced(\(session), \(now)::float8, \(leaseUntil)::float8, \
+            \(settings.leaseDuration)::float8, \(settings.maxDeliveries)::integer, \(settings.recordsEvents), \(withdraws))
+            """, logger: logger
+        ).collect()
+        guard let row = rows.first else { return (nil, false) }
+        let columns = row.makeRandomAccess()
+        if try columns[14].decode(Bool.self) { return (nil, true) }
+        if let ticket = try columns[13].decode(String?.self) { return (.withdraw(ticket: ticket), false) }
+        return (.item(try ItemRow.item(from: row, contents: contents)), false)
+    }
+
+    /// `next` of a session with queued paced items: its row locked (with its hold), all its live
+    /// items loaded `FOR UPDATE` with their schedules and rules, the history of their alerts, the
+    /// policy's step, then the items, events and recorded deliveries written; the session's
+    /// `paced` mark cleared once no queued item is paced. All at the step's `now` (the database's
+    /// with `clock: .database`).
+    func pacedNext(session: String, now callerNow: Date, on connection: PostgresConnection) async throws -> QueueItem? {
+        try await connection.transaction(logger: logger) { connection in
+            let lock = try await connection.query(
+                """
+                SELECT hold_until, extract(epoch FROM now())::float8 FROM alertd.sessions WHERE session = \(session) FOR UPDATE
+                """, logger: logger
+            ).collect()
+            guard let row = lock.first else { return nil }
+            let (hold, databaseNow) = try row.decode((Double?, Double).self)
+            let now = clock(caller: callerNow, database: databaseNow)
+            let rows = try await connection.query(
+                """
+                SELECT \(unescaped: ItemRow.columnsWithSchedule) FROM alertd.items
+                WHERE session = \(session) AND state IN ('queued', 'presenting') ORDER BY sequence FOR UPDATE
+                """, logger: logger
+            ).collect()
+            var items = SessionItems(
+                session: session, items: try rows.map { try ItemRow.item(from: $0, contents: contents, withSchedule: true) })
+            var history = try await pacingHistory(session: session, of: items.all, now: now, on: connection)
+            let delivered = policy.next(&items, holdUntil: hold.map(Date.init(timeIntervalSince1970:)), pacing: &history, now: now)
+            try await save(items, on: connection)
+            try await keepShown(history.recorded, session: session, on: connection)
+            if !items.all.contains(where: { $0.state == .queued && !$0.pacing.isNone }) {
+                try await connection.query("UPDATE alertd.sessions SET paced = false WHERE session = \(session)", logger: logger)
+            }
+            return delivered
+        }
+    }
+
+    /// What the rules of `items`' queued paced items count at `now`: for each of their alerts,
+    /// the deliveries of the last `Pacing.maxPeriod` in the session's scope (`s:<session>`) and
+    /// its user's (`u:<user>`; the session's own for a session without a user), and whether
+    /// there was ever one. Empty, and nothing read, when no queued item is paced.
+    func pacingHistory(
+        session: String, of items: [QueueItem], now: Date, on connection: PostgresConnection
+    ) async throws -> PacingHistory {
+        var history = PacingHistory()
+        let alerts = Array(Set(items.filter { $0.state == .queued && !$0.pacing.isNone }.map(\.pacedAlert))).sorted()
+        guard !alerts.isEmpty else { return history }
+        let cutoff = now.timeIntervalSince1970 - Double(Pacing.maxPeriod.seconds)
+        let rows = try await connection.query(
+            """
+            WITH k(key, scope) AS (
+                SELECT 's:' || \(session), 'session'
+                UNION ALL
+                SELECT coalesce('u:' || (SELECT user_id FROM alertd.sessions_known WHERE session = \(session)),
+                    's:' || \(session)), 'user')
+            SELECT k.scope, a.alert,
+                array(SELECT p.at FROM alertd.pacing_shown AS p
+                    WHERE p.scope = k.key AND p.alert = a.alert AND p.at > \(cutoff)::float8 ORDER BY p.at),
+                EXISTS (SELECT 1 FROM alertd.pacing_shown AS p WHERE p.scope = k.key AND p.alert = a.alert)
+            FROM k CROSS JOIN unnest(\(BinaryArray(alerts))::text[]) AS a(alert)
+            """, logger: logger
+        ).collect()
+        for row in rows {
+            let (scope, alert, times, ever) = try row.decode((String, String, [Double], Bool).self)
+            guard let scope = Pacing.Scope(rawValue: scope) else { continue }
+            history.add(alert: alert, scope: scope, shownAt: times.map(Date.init(timeIntervalSince1970:)), ever: ever)
+        }
+        return history
+    }
+
+    /// Keeps a step's paced deliveries: each under `s:<session>` and, when the session has a
+    /// user, `u:<user>`.
+    func keepShown(_ shown: [(alert: String, at: Date)], session: String, on connection: PostgresConnection) async throws {
+        guard !shown.isEmpty else { return }
+        try await connection.query(
+            """
+            INSERT INTO alertd.pacing_shown (scope, alert, at)
+            SELECT k.key, r.alert, r.at
+            FROM unnest(\(BinaryArray(shown.map(\.alert)))::text[], \(BinaryArray(shown.map(\.at.timeIntervalSince1970)))::float8[])
+                AS r(alert, at)
+            CROSS JOIN (
+                SELECT 's:' || \(session)
+                UNION ALL
+                SELECT 'u:' || user_id FROM alertd.sessions_known WHERE session = \(session) AND user_id IS NOT NULL) AS k(key)
+            """, logger: logger)
+    }
+
+    /// The earliest time after `now` that a rule holding back one of the session's queued paced
+    /// items (`defer`) lifts; nil when none does (or none is paced). Two reads: the items, then
+    /// their history.
+    func pacingLifts(session: String, now: Date, on connection: PostgresConnection) async throws -> Date? {
+        let rows = try await connection.query(
+            """
+            SELECT \(unescaped: ItemRow.columnsWithSchedule) FROM alertd.items
+            WHERE session = \(session) AND state = 'queued' AND pacing IS NOT NULL
+            """, logger: logger
+        ).collect()
+        let items = try rows.map { try ItemRow.item(from: $0, contents: contents, withSchedule: true) }
+        let history = try await pacingHistory(session: session, of: items, now: now, on: connection)
+        return items.filter { $0.pacing.whenCapped == .defer }.compactMap { item -> Date? in
+            guard case .capped(_, let until?) = item.pacing.verdict(alert: item.pacedAlert, history: history, now: now) else {
+                return nil
+            }
+            return until > now ? until : nil
+        }.min()
+    }
+}
