@@ -19,7 +19,8 @@ extension PostgresQueueStore {
         let rows = try await connection.query(
             """
             SELECT * FROM alertd.deliver_unpaced(\(session), \(now)::float8, \(leaseUntil)::float8, \
-            \(settings.leaseDuration)::float8, \(settings.maxDeliveries)::integer, \(settings.recordsEvents), \(withdraws))
+            \(settings.leaseDuration)::float8, \(settings.maxDeliveries)::integer, \(settings.recordsEvents), \(withdraws), \
+            \(!settings.profile.isNone))
             """, logger: logger
         ).collect()
         guard let row = rows.first else { return (nil, false) }
@@ -52,8 +53,11 @@ extension PostgresQueueStore {
             ).collect()
             var items = SessionItems(
                 session: session, items: try rows.map { try ItemRow.item(from: $0, contents: contents, withSchedule: true) })
-            var history = try await pacingHistory(session: session, of: items.all, now: now, on: connection)
-            let delivered = policy.next(&items, holdUntil: hold.map(Date.init(timeIntervalSince1970:)), pacing: &history, now: now)
+            let profile = SessionProfile.none
+            var history = try await pacingHistory(
+                session: session, of: items.all, profile: profile.over(policy.settings.profile), now: now, on: connection)
+            let delivered = policy.next(
+                &items, holdUntil: hold.map(Date.init(timeIntervalSince1970:)), pacing: &history, profile: profile, now: now)
             try await save(items, on: connection)
             try await keepShown(history.recorded, session: session, on: connection)
             if !items.all.contains(where: { $0.state == .queued && !$0.pacing.isNone }) {
@@ -68,9 +72,22 @@ extension PostgresQueueStore {
     /// its user's (`u:<user>`; the session's own for a session without a user), and whether
     /// there was ever one. Empty, and nothing read, when no queued item is paced.
     func pacingHistory(
-        session: String, of items: [QueueItem], now: Date, on connection: PostgresConnection
+        session: String, of items: [QueueItem], profile: SessionProfile = .none, now: Date, on connection: PostgresConnection
     ) async throws -> PacingHistory {
         var history = PacingHistory()
+        if profile.countsModals {
+            // The modals shown to the session's user (or the session), back to the longest day or gap.
+            let since = now.timeIntervalSince1970 - 2 * 86_400 - Double(profile.minModalGap?.seconds ?? 0)
+            let rows = try await connection.query(
+                """
+                SELECT coalesce(array_agg(p.at ORDER BY p.at), '{}') FROM alertd.pacing_shown AS p
+                WHERE p.alert = \(PacingHistory.modals) AND p.at > \(since)::float8 AND p.scope = coalesce(
+                    'u:' || (SELECT user_id FROM alertd.sessions_known WHERE session = \(session)), 's:' || \(session))
+                """, logger: logger
+            ).collect()
+            let times = try rows.first?.decode([Double].self) ?? []
+            history.add(alert: PacingHistory.modals, scope: .user, shownAt: times.map(Date.init(timeIntervalSince1970:)))
+        }
         let alerts = Array(Set(items.filter { $0.state == .queued && !$0.pacing.isNone }.map(\.pacedAlert))).sorted()
         guard !alerts.isEmpty else { return history }
         let cutoff = now.timeIntervalSince1970 - Double(Pacing.maxPeriod.seconds)
@@ -116,7 +133,9 @@ extension PostgresQueueStore {
     /// The earliest time after `now` that a rule holding back one of the session's queued paced
     /// items (`defer`) lifts; nil when none does (or none is paced). Two reads: the items, then
     /// their history.
-    func pacingLifts(session: String, now: Date, on connection: PostgresConnection) async throws -> Date? {
+    /// With a session-wide `profile` (the effective one), also when the rules holding the
+    /// session's queued modals and toasts below the bypass priority lift.
+    func pacingLifts(session: String, profile: SessionProfile = .none, now: Date, on connection: PostgresConnection) async throws -> Date? {
         let rows = try await connection.query(
             """
             SELECT \(unescaped: ItemRow.columnsWithSchedule) FROM alertd.items
@@ -124,12 +143,26 @@ extension PostgresQueueStore {
             """, logger: logger
         ).collect()
         let items = try rows.map { try ItemRow.item(from: $0, contents: contents, withSchedule: true) }
-        let history = try await pacingHistory(session: session, of: items, now: now, on: connection)
-        return items.filter { $0.pacing.whenCapped == .defer }.compactMap { item -> Date? in
+        let history = try await pacingHistory(session: session, of: items, profile: profile, now: now, on: connection)
+        var lifts = items.filter { $0.pacing.whenCapped == .defer }.compactMap { item -> Date? in
             guard case .capped(_, let until?) = item.pacing.verdict(alert: item.pacedAlert, history: history, now: now) else {
                 return nil
             }
             return until > now ? until : nil
-        }.min()
+        }
+        if !profile.isNone {
+            let lanes = try await connection.query(
+                """
+                SELECT DISTINCT lane FROM alertd.items
+                WHERE session = \(session) AND state = 'queued' AND lane <> 'hud' AND priority < \(policy.settings.bypassPriority)
+                """, logger: logger
+            ).collect()
+            for row in lanes {
+                if let lane = Lane(rawValue: try row.decode(String.self)), let hold = profile.hold(lane: lane, history: history, now: now) {
+                    lifts.append(hold.until)
+                }
+            }
+        }
+        return lifts.min()
     }
 }

@@ -63,16 +63,17 @@ extension PostgresQueueStore {
         $$
         """
 
-    /// `alertd.deliver_unpaced(...)`: `next_delivery`'s arguments and `p_withdraws`, its columns
-    /// and `o_paced`. Takes a withdraw owed to the session first when `p_withdraws` (as
-    /// `next_delivery` does); else locks the session's row and, when it is marked `paced`,
+    /// `alertd.deliver_unpaced(...)`: `next_delivery`'s arguments, `p_withdraws` and `p_paced`
+    /// (the server paces every session), its columns and `o_paced`. Takes a withdraw owed to
+    /// the session first when `p_withdraws` (as `next_delivery` does); else locks the session's
+    /// row and, when it is marked `paced` (or `p_paced`),
     /// claims nothing and answers one row with `o_paced` true, for the caller to take the step
     /// in Swift (`pacedNext`); else claims as `claim_next_logged` (or `claim_next`, unlogged).
     /// The mark is read from the row locked, so no paced enqueue slips in before the claim.
     static let deliverUnpacedFunction: PostgresQuery = """
         CREATE FUNCTION alertd.deliver_unpaced(
             p_session text, p_now float8, p_lease_until float8, p_lease_duration float8, p_max_deliveries integer,
-            p_logged boolean, p_withdraws boolean)
+            p_logged boolean, p_withdraws boolean, p_paced boolean)
         RETURNS TABLE (
             o_ticket text, o_session text, o_content text, o_priority integer, o_lane text, o_dedupe_key text,
             o_state text, o_sequence bigint, o_enqueued_at float8, o_expires_at float8, o_deliveries integer,
@@ -91,6 +92,7 @@ extension PostgresQueueStore {
             END IF;
             IF v_withdraw IS NULL THEN
                 SELECT s.paced INTO v_paced FROM alertd.sessions AS s WHERE s.session = p_session FOR UPDATE;
+                v_paced := p_paced OR coalesce(v_paced, false);
             END IF;
             IF v_withdraw IS NOT NULL OR v_paced THEN
                 RETURN QUERY SELECT NULL::text, NULL::text, NULL::text, NULL::integer, NULL::text, NULL::text, NULL::text,

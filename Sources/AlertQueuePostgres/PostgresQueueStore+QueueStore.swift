@@ -108,7 +108,10 @@ extension PostgresQueueStore {
             guard let row = rows.first else { return nil }
             let (timed, paced, at) = try row.decode((Double?, Bool, Double).self)
             let change = timed.map(Date.init(timeIntervalSince1970:))
-            guard paced, let lifts = try await self.pacingLifts(session: session, now: Date(timeIntervalSince1970: at), on: connection) else {
+            let profile = SessionProfile.none.over(self.policy.settings.profile)
+            guard paced || !profile.isNone,
+                let lifts = try await self.pacingLifts(session: session, profile: profile, now: Date(timeIntervalSince1970: at), on: connection)
+            else {
                 return change
             }
             return min(change ?? lifts, lifts)

@@ -31,7 +31,10 @@ extension PostgresQueueStore {
             return SessionSnapshot(
                 session: session, now: now, items: live, holdUntil: until.map(Date.init(timeIntervalSince1970:)),
                 finished: all.filter { !$0.state.isLive && $0.state != .dead }.sorted { $0.sequence > $1.sequence },
-                pacing: try await self.pacingHistory(session: session, of: live, now: now, on: connection))
+                pacing: try await self.pacingHistory(
+                    session: session, of: live, profile: SessionProfile.none.over(self.policy.settings.profile), now: now,
+                    on: connection),
+                profile: .none)
         }
     }
 }

@@ -18,7 +18,7 @@ struct PostgresPlanTests {
         ARRAY[true, false], ARRAY['modal', 'hud'], ARRAY[500, 0]::bigint[], ARRAY[false, false])
         """,
         "alertd.claim_next('probe-%@', 'NaN', 'NaN', 30, 5)",
-        "alertd.deliver_unpaced('probe-%@', 'NaN', 'NaN', 30, 5, false, false)",
+        "alertd.deliver_unpaced('probe-%@', 'NaN', 'NaN', 30, 5, false, false, false)",
         """
         alertd.enqueue_counted(ARRAY['ticket-%@'], ARRAY['probe-%@'], ARRAY['{"alert":"app/x"}'], ARRAY[500]::bigint[], \
         ARRAY['modal'], ARRAY['k-%@'], ARRAY['NaN']::float8[], ARRAY['NaN']::float8[], ARRAY[false], ARRAY['NaN']::float8[], 100)

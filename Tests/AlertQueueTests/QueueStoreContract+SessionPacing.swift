@@ -3,16 +3,15 @@ import AlertSpec
 import Foundation
 import Testing
 
-@testable import AlertQueueSQLite
-
-/// The server's session-wide pacing (`QueueSettings.profile`) through the SQLite store's step:
-/// what `next` delivers, what it keeps of the modals shown, and when a waiting poll looks again.
-@Suite("SQLite session pacing")
-struct SQLiteSessionPacingTests {
-    @Test("A modal gap and a daily cap hold the next modal, a HUD flows, a critical item passes; a poll looks again when it lifts")
-    func gapAndCap() async throws {
+/// The server's session-wide pacing (`QueueSettings.profile`) through every store's step: what
+/// `next` delivers, what it keeps of the modals shown, and when a waiting poll looks again.
+extension QueueStoreContract {
+    @Test(
+        "A modal gap and a daily cap hold the next modal, a HUD flows, a critical item passes; a poll looks again when it lifts",
+        arguments: StoreFactory.all)
+    func sessionGapAndCap(_ factory: StoreFactory) async throws {
         let profile = SessionProfile(minModalGap: .seconds(60), maxModalsPerDay: 2)
-        let store = try SQLiteQueueStore.inMemory(settings: QueueSettings(profile: profile))
+        try await factory.withStore(QueueSettings(profile: profile)) { store in
         for (index, id) in ["app/a", "app/b", "app/c"].enumerated() { _ = try await store.enqueue(alert(id), now: at(Double(index))) }
         // The first modal goes; the second waits out the gap; a HUD does not
         #expect(try await store.drainOne(now: at(10)) == "app/a")
@@ -28,12 +27,13 @@ struct SQLiteSessionPacingTests {
         _ = try await store.enqueue(alert("app/critical", priority: 950), now: at(201))
         #expect(try await store.drainOne(now: at(202)) == "app/critical")
         #expect(try await store.drainOne(now: midnight) == "app/c")
+        }
     }
 
-    @Test("Quiet hours hold modals and toasts until they end; HUDs flow")
-    func quietHours() async throws {
+    @Test("Quiet hours hold modals and toasts until they end; HUDs flow", arguments: StoreFactory.all)
+    func sessionQuietHours(_ factory: StoreFactory) async throws {
         // t0 is 22:13:20 UTC: quiet from 22:00 to 06:00
-        let store = try SQLiteQueueStore.inMemory(settings: QueueSettings(profile: SessionProfile(quietHours: QuietHours("22:00-06:00"))))
+        try await factory.withStore(QueueSettings(profile: SessionProfile(quietHours: QuietHours("22:00-06:00")))) { store in
         _ = try await store.enqueue(alert("app/promo"), now: t0)
         _ = try await store.enqueue(toast("app/hello"), now: t0)
         _ = try await store.enqueue(hud("app/saved"), now: t0)
@@ -42,6 +42,7 @@ struct SQLiteSessionPacingTests {
         let morning = Calendar.utc.startOfDay(for: t0).addingTimeInterval(86_400 + 6 * 3_600)
         #expect(try await store.nextTimedChange(session: session, now: at(60)) == morning)
         #expect(try await store.drainOne(now: morning) == "app/promo")
+        }
     }
 }
 
