@@ -73,6 +73,10 @@ public protocol QueueStore: SessionDirectory {
     /// Deletes the counters of the days before `day`; how many went.
     func purgeOutcomes(before day: OutcomeDay) async throws -> Int
 
+    /// Deletes the paced deliveries (`PacingHistory`) older than `cutoff`, but the newest of each
+    /// alert and scope, which "once ever" still counts; how many went.
+    func purgePacing(before cutoff: Date) async throws -> Int
+
     /// What `QueueExplanation` explains, read without changing anything: the session's queued,
     /// presenting and dead items as stored, its hold as stored, and at most `finished` of its
     /// done, cancelled and expired items, most recently queued first (a store may look only so

@@ -165,4 +165,22 @@ extension PostgresQueueStore {
         }
         return lifts.min()
     }
+
+    /// Paced deliveries older than `cutoff`, but the newest of each alert and scope.
+    public func purgePacing(before cutoff: Date) async throws -> Int {
+        try await perform { connection in
+            let rows = try await connection.query(
+                """
+                WITH gone AS (
+                    DELETE FROM alertd.pacing_shown AS p
+                    WHERE p.at < \(cutoff.timeIntervalSince1970)::float8 AND EXISTS (
+                        SELECT 1 FROM alertd.pacing_shown AS q WHERE q.scope = p.scope AND q.alert = p.alert AND q.at > p.at)
+                    RETURNING 1)
+                SELECT count(*)::integer FROM gone
+                """, logger: self.logger
+            ).collect()
+            return try rows.first?.decode(Int.self) ?? 0
+        }
+    }
 }
+

@@ -139,4 +139,19 @@ enum PacingRecord {
             return until
         }.min()
     }
+
+    /// `QueueStore.purgePacing`'s statement: rows before `?1` with a newer one of their key.
+    static let purgeSQL = """
+        DELETE FROM pacing_shown AS p
+        WHERE p.at < ?1 AND EXISTS (SELECT 1 FROM pacing_shown AS q WHERE q.scope = p.scope AND q.alert = p.alert AND q.at > p.at)
+        """
+}
+
+extension SQLiteQueueStore {
+    public func purgePacing(before cutoff: Date) async throws -> Int {
+        try await write(background: true) { db in
+            try db.execute(sql: PacingRecord.purgeSQL, arguments: [cutoff.timeIntervalSince1970])
+            return db.changesCount
+        }
+    }
 }

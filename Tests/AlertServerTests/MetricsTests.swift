@@ -185,6 +185,7 @@ private struct UnreachableStore: QueueStore {
     func rollUpOutcomes(limit: Int) async throws -> OutcomeRollUp { throw Self.error }
     func outcomes(alert: String, days: ClosedRange<OutcomeDay>) async throws -> [OutcomeCounter] { throw Self.error }
     func purgeOutcomes(before day: OutcomeDay) async throws -> Int { throw Self.error }
+    func purgePacing(before cutoff: Date) async throws -> Int { throw Self.error }
     func cancel(session: String, ticket: String?, by cause: CancelCause, now: Date) async throws -> Int { throw Self.error }
     func recall(_ scope: RecallScope, now: Date) async throws -> Recall { throw Self.error }
     func erase(session: String) async throws -> Erasure { throw Self.error }

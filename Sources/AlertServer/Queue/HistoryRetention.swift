@@ -1,4 +1,5 @@
 import AlertQueue
+import AlertSpec
 import Foundation
 import Logging
 
@@ -74,7 +75,8 @@ public struct HistoryRetention: Sendable {
 
     /// One pass: every step of the retention, in order, at one instant of the clock. The events
     /// about to go are rolled up into the daily outcomes first, whatever the roll-up's own
-    /// cadence; then the outcome days older than `outcomesRetention` go, then the history, then
+    /// cadence; then the outcome days older than `outcomesRetention` go, and the paced deliveries
+    /// no rule counts any more, then the history, then
     /// the sessions idle longer than `sessionIdle` (`forgetIdleSessions`).
     @discardableResult
     public func pass() async throws -> Erasure {
@@ -82,6 +84,9 @@ public struct HistoryRetention: Sendable {
         try await rollUps?.catchUp()
         let counters = try await store.purgeOutcomes(before: OutcomeDay(now.addingTimeInterval(-outcomesRetention)))
         if counters > 0 { logger.info("outcome counters purged", metadata: ["counters": "\(counters)"]) }
+        // Paced deliveries past the longest period a rule may count, but each alert's last.
+        let shown = try await store.purgePacing(before: now.addingTimeInterval(-Double(Pacing.maxPeriod.seconds)))
+        if shown > 0 { logger.info("paced deliveries purged", metadata: ["deliveries": "\(shown)"]) }
         let purged = try await purge(finishedBefore: now.addingTimeInterval(-retention))
         if let sessionIdle { try await forgetIdleSessions(seenBefore: now.addingTimeInterval(-sessionIdle)) }
         return purged
