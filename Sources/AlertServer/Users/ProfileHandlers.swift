@@ -32,10 +32,7 @@ struct ProfileHandlers: Sendable {
 
     /// The user of the path, once the caller is the admin.
     private func userOwner(_ request: Request) throws -> ProfileOwner {
-        let user = request.path("user")
-        guard RegistryInput.isUserID(user) else {
-            throw APIError.badRequest("A user id has 1 to 128 letters, digits, '.', '_', '-' or ':'.")
-        }
+        let user = try RegistryInput.pathUser(of: request)
         try access.requireAdmin(request)
         return .user(user)
     }
