@@ -5,21 +5,23 @@ import PostgresNIO
 /// user (`u:<user>`) that has one, its `SessionProfile` as JSON text. A replace is one upsert,
 /// so two instances writing one owner take turns; the last write wins.
 extension PostgresQueueStore {
+    /// Other instances' waiting polls of the sessions it applies to are told (NOTIFY): a profile
+    /// that loosens may let a waiting item through.
     public func setProfile(_ profile: SessionProfile?, for owner: ProfileOwner) async throws {
-        guard let profile, !profile.isEmpty else {
-            try await perform { connection in
+        let text = try profile.flatMap { $0.isEmpty ? nil : try $0.storedText() }
+        let sessions = try await perform { connection in
+            if let text {
+                try await connection.query(
+                    """
+                    INSERT INTO alertd.profiles (owner, profile) VALUES (\(owner.key), \(text))
+                    ON CONFLICT (owner) DO UPDATE SET profile = EXCLUDED.profile
+                    """, logger: self.logger)
+            } else {
                 try await connection.query("DELETE FROM alertd.profiles WHERE owner = \(owner.key)", logger: self.logger)
             }
-            return
+            return try await self.sessions(under: owner, on: connection)
         }
-        let text = try profile.storedText()
-        try await perform { connection in
-            try await connection.query(
-                """
-                INSERT INTO alertd.profiles (owner, profile) VALUES (\(owner.key), \(text))
-                ON CONFLICT (owner) DO UPDATE SET profile = EXCLUDED.profile
-                """, logger: self.logger)
-        }
+        notifier.gather(sessions)
     }
 
     public func profile(of owner: ProfileOwner) async throws -> SessionProfile? {
@@ -49,5 +51,16 @@ extension PostgresQueueStore {
         let (own, users) = try row.decode((String?, String?).self)
         let session = try own.map(SessionProfile.init(storedText:)) ?? .none
         return try users.map { session.over(try SessionProfile(storedText: $0)) } ?? session
+    }
+
+    /// The sessions a profile of `owner` applies to: the session, or the user's.
+    private func sessions(under owner: ProfileOwner, on connection: PostgresConnection) async throws -> [String] {
+        switch owner {
+        case .session(let session): return [session]
+        case .user(let user):
+            return try await connection.query(
+                "SELECT session FROM alertd.sessions_known WHERE user_id = \(user)", logger: logger
+            ).collect().map { try $0.decode(String.self) }
+        }
     }
 }

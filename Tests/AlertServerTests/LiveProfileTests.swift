@@ -1,3 +1,4 @@
+import AlertServer
 import Foundation
 import Testing
 @testable import AlertdTestSupport
@@ -110,6 +111,29 @@ struct LiveProfileTests {
             // When the session is erased, its profile goes with it
             expectQueueAnswer(try phone.admin("DELETE", ""), status: 200)
             #expect(try Self.profile(phone.admin("GET", "/profile")).isEmpty)
+        }
+    }
+
+    @Test("setting a profile wakes this instance's polls of the sessions it applies to: the session, or every session of the user")
+    func wakesPolls() throws {
+        try withLiveService { port, service in
+            // Given two sessions of ana and one of no one
+            let phone = try SessionClient(port: port, session: "phone")
+            expectQueueAnswer(try phone.admin("POST", "/token", json: #"{"user":"ana"}"#), status: 201)
+            expectQueueAnswer(try SessionClient(port: port, session: "tablet").admin("POST", "/token", json: #"{"user":"ana"}"#), status: 201)
+            let polls = service.queue.polls
+            let before = ["phone", "tablet"].map(polls.generation(of:))
+            // When the user's profile is set
+            let admin = [("Authorization", "Bearer \(TestCredentials.adminToken)"), ("Content-Type", "application/json")]
+            expectQueueAnswer(
+                try phone.client.request("PUT", "/v1/users/ana/profile", headers: admin, body: Array(#"{"quietHours":"22:00-08:00"}"#.utf8)),
+                status: 200)
+            // Then both of its sessions were woken
+            #expect(polls.generation(of: "phone") != before[0] && polls.generation(of: "tablet") != before[1])
+            // When the session's own is set, it is woken again
+            let again = polls.generation(of: "phone")
+            expectQueueAnswer(try phone.admin("PUT", "/profile", json: "{}"), status: 200)
+            #expect(polls.generation(of: "phone") != again)
         }
     }
 }

@@ -14,7 +14,10 @@ extension QueueHandlers {
         let (lifetime, user, topics, profile) = try Self.tokenBody(request)
         let now = clock.now()
         let known = try await store.register(session: session, user: user, topics: topics, now: now)
-        if let profile { try await store.setProfile(profile, for: .session(session)) }
+        if let profile {
+            try await store.setProfile(profile, for: .session(session))
+            polls.notify(session)
+        }
         let (token, expiry) = access.tokens.issue(session: session, lifetime: lifetime, now: now)
         return uncached(
             IssuedToken(session: session, token: token, expiresAt: expiry.formatted(.iso8601), user: known.user, topics: known.topics),

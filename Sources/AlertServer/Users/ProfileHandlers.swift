@@ -4,15 +4,17 @@ import MicroHTTP
 
 /// Pacing profiles (`SessionProfile`): a session's (`PUT`/`GET /v1/sessions/{session}/profile`,
 /// the admin or that session's token) and a user's (`PUT`/`GET /v1/users/{user}/profile`, the
-/// admin), kept by the store (`ProfileStore`). A `PUT` replaces the profile and answers it; a
-/// profile with no member is none, answered `{}`.
+/// admin), kept by the store (`ProfileStore`). A `PUT` replaces the profile, wakes the waiting
+/// polls of the sessions it applies to, and answers it; a profile with no member is none, `{}`.
 struct ProfileHandlers: Sendable {
     let store: any QueueStore
     let access: Access
+    let polls: LongPolls
 
     init(queue: QueueServices) {
         self.store = queue.store
         self.access = queue.access
+        self.polls = queue.polls
     }
 
     func register(in router: inout Router) {
@@ -41,7 +43,17 @@ struct ProfileHandlers: Sendable {
         let object = try JSONBody.object(request.http.body, notAnObject: "The body must be a profile: a JSON object.")
         let profile = try Self.read(.object(object), at: "")
         try await store.setProfile(profile, for: owner)
+        try await wake(under: owner)
         return uncached(profile)
+    }
+
+    /// Wakes this instance's waiting polls of the sessions the profile applies to: one that
+    /// loosens may let a waiting item through.
+    private func wake(under owner: ProfileOwner) async throws {
+        switch owner {
+        case .session(let session): polls.notify(session)
+        case .user(let user): for known in try await store.sessions(ofUser: user) { polls.notify(known.session) }
+        }
     }
 
     private func get(_ request: Request, of owner: ProfileOwner) async throws -> any ResponseGenerator {
