@@ -3,8 +3,9 @@ import Foundation
 /// Where session queues are kept. Every method is one atomic step, durable when it returns
 /// (an acknowledged write survives a crash of the process). Implementations apply
 /// `QueuePolicy` for every decision, so all stores behave alike; the shared contract tests
-/// hold them to it. Every store is also the registry of its sessions (`SessionDirectory`).
-public protocol QueueStore: SessionDirectory {
+/// hold them to it. Every store is also the registry of its sessions (`SessionDirectory`) and
+/// keeps their pacing profiles (`ProfileStore`).
+public protocol QueueStore: SessionDirectory, ProfileStore {
     /// Queues `item`, unless a live item of the session has its dedupe key (then that one is
     /// returned, `created` false). A newer queued HUD replaces older queued ones (they are
     /// cancelled). Throws `QueueError.queueFull` past `maxQueueLength` live items.
@@ -97,7 +98,7 @@ public protocol QueueStore: SessionDirectory {
 
     /// Erases the session (a user's "delete my data"): every item whatever its state, their
     /// events, the session's hold and its counts, its registry row and topics (`SessionDirectory`),
-    /// in one transaction. An unknown session erases nothing. The caller wakes the session's
+    /// its pacing profile (`ProfileStore`), in one transaction. An unknown session erases nothing. The caller wakes the session's
     /// waiting polls.
     func erase(session: String) async throws -> Erasure
 

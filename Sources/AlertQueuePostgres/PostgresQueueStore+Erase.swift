@@ -5,7 +5,7 @@ extension PostgresQueueStore {
     /// One transaction: the session's row is locked first (writes of the session wait behind
     /// it), then its events and items go (the `live_counts` triggers take each live item out of
     /// its count), then any count left and the row itself, with its hold, and its registry row
-    /// and topics (`SessionDirectory`). Every table keyed by session is here. Other instances' polls hear of it by NOTIFY; the sweep cannot name a
+    /// and topics (`SessionDirectory`), and its pacing profile. Every table keyed by session is here. Other instances' polls hear of it by NOTIFY; the sweep cannot name a
     /// session whose row is gone, and a poll it misses answers 204 at its deadline anyway.
     public func erase(session: String) async throws -> Erasure {
         try await write(session: session) { connection in
@@ -32,6 +32,8 @@ extension PostgresQueueStore {
         try await connection.query("DELETE FROM alertd.sessions_known WHERE session = \(session)", logger: logger)
         try await connection.query("DELETE FROM alertd.campaign_sessions WHERE session = \(session)", logger: logger)
         try await connection.query("DELETE FROM alertd.pacing_shown WHERE scope = 's:' || \(session)", logger: logger)
+        try await connection.query(
+            "DELETE FROM alertd.profiles WHERE owner = \(ProfileOwner.session(session).key)", logger: logger)
         return Erasure(items: items, events: events)
     }
 

@@ -154,6 +154,11 @@ extension PostgresQueueStore {
         Migration(name: "audiencePages", statements: audiencePagesFunctions),
         // Pacing: each item's rule, the paced deliveries, and `next` leaving paced sessions to Swift.
         Migration(name: "pacing", statements: pacingSchema),
+        // Sessions' and users' pacing profiles (`PostgresQueueStore+Profiles`), keyed
+        // `s:<session>` or `u:<user>`.
+        Migration(
+            name: "sessionProfiles",
+            statements: ["CREATE TABLE alertd.profiles (owner text PRIMARY KEY, profile text NOT NULL)"]),
     ]
 
     /// `alertd.lock_session(session, with_sequence, states, ticket)`: a write's first round trip.

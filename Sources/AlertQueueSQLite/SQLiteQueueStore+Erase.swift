@@ -3,8 +3,8 @@ import GRDB
 
 extension SQLiteQueueStore {
     /// One write: the session's events, items (the `live_counts` triggers take each live one
-    /// out of its count), hold, withdrawals, any count left, its registry row and topics, and its
-    /// place in campaigns' lists of sessions.
+    /// out of its count), hold, withdrawals, any count left, its registry row and topics, its
+    /// place in campaigns' lists of sessions, and its pacing profile.
     /// Every table keyed by session is here; `probe` and the migrations hold none. A session is
     /// at most the queue limit of live items plus its history, so one transaction holds the
     /// writer for that many rows.
@@ -34,6 +34,8 @@ extension SQLiteQueueStore {
         try db.execute(sql: "DELETE FROM campaign_sessions WHERE session = ?", arguments: [session])
         // Its own paced deliveries; its user's (`u:`) hold no session id and stay with the user.
         try db.execute(sql: "DELETE FROM pacing_shown WHERE scope = ?", arguments: ["s:\(session)"])
+        // Its own pacing profile; its user's stays with the user.
+        try ProfileRecord.delete(.session(session), in: db)
         return (Erasure(items: items, events: events), tickets)
     }
 

@@ -198,6 +198,11 @@ extension SQLiteQueueStore {
             try db.execute(sql: PacingRecord.schema)
         }
 
+        // Sessions' and users' pacing profiles (`ProfileRecord`).
+        migrator.registerMigration("sessionProfiles") { db in
+            try db.execute(sql: ProfileRecord.schema)
+        }
+
         return migrator
     }
 }

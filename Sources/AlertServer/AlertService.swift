@@ -56,6 +56,7 @@ public struct AlertService: HTTPHandler {
         SpecHandlers(current: catalogs).register(in: &router)
         QueueHandlers(catalogs: catalogs, queue: queue, metrics: metrics).register(in: &router)
         UserHandlers(queue: queue).register(in: &router)
+        ProfileHandlers(queue: queue).register(in: &router)
         let outcomes = OutcomeRollUps(store: queue.store, metrics: metrics, logger: logger)
         OutcomeHandlers(catalogs: catalogs, rollUps: outcomes, access: queue.access, clock: queue.clock).register(in: &router)
         RecallHandlers(catalogs: catalogs, queue: queue).register(in: &router)

@@ -127,6 +127,9 @@ struct Serve: ParsableCommand {
     @Option(name: Setting.sessionIdle.optionName, help: Setting.sessionIdle.optionHelp)
     var sessionIdle: String?
 
+    /// `--min-modal-gap`, `--max-modals-per-day`, `--quiet-hours`, `--time-zone`, `--pacing-bypass-priority`.
+    @OptionGroup var pacing: PacingOptions
+
     /// `--log-format`, `--log-level`.
     @OptionGroup var logging: LogOptions
 
@@ -155,11 +158,13 @@ struct Serve: ParsableCommand {
             store, .store, default: "sqlite:\(dataFolder)/alertd.sqlite",
             show: { "'\(StoreLocation.redacted($0).replacing("'", with: "''"))'" })
         let timelineText = settings.string(timeline, .timeline)
+        let leaseSeconds = settings.integer(lease, .lease)
+        let deliveries = settings.integer(maxDeliveries, .maxDeliveries)
+        let queueLength = settings.integer(maxQueueLength, .maxQueueLength)
+        let paced = pacing.resolve(&settings)
         let queueSettings = QueueSettings(
-            leaseDuration: Double(settings.integer(lease, .lease)),
-            maxDeliveries: settings.integer(maxDeliveries, .maxDeliveries),
-            maxQueueLength: settings.integer(maxQueueLength, .maxQueueLength),
-            recordsEvents: timelineText != "off")
+            leaseDuration: Double(leaseSeconds), maxDeliveries: deliveries, maxQueueLength: queueLength,
+            recordsEvents: timelineText != "off", profile: paced.profile, bypassPriority: paced.bypassPriority)
         let postgresOptions = PostgresQueueStore.Options(
             maximumConnections: settings.integer(storePoolSize, .storePoolSize),
             requestTimeout: .seconds(settings.integer(storeTimeout, .storeTimeout)),

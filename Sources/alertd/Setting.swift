@@ -295,6 +295,6 @@ extension Setting {
         sessionSecret, lease, maxDeliveries, maxQueueLength, timeline, catalogs, maxBodySize, threads, connectionLimit,
         perClientConnectionLimit, connectionMemory, maxURLLength, maxHeaderCount, maxHeadSize, connectionTimeout,
         requestHeadTimeout, requestBodyGrace, requestBodyMinRate, shutdownGrace, renderCacheSize, retention, outcomesRetention,
-        sessionIdle, logFormat, logLevel,
+        sessionIdle, minModalGap, maxModalsPerDay, quietHours, timeZone, pacingBypassPriority, logFormat, logLevel,
     ]
 }

@@ -203,4 +203,7 @@ private struct UnreachableStore: QueueStore {
     func markSeen(_ times: [String: Date]) async throws { throw Self.error }
     func idleSessions(seenBefore cutoff: Date, limit: Int) async throws -> [String] { throw Self.error }
     func forget(session: String, seenBefore cutoff: Date) async throws -> Erasure? { throw Self.error }
+    func setProfile(_ profile: SessionProfile?, for owner: ProfileOwner) async throws { throw Self.error }
+    func profile(of owner: ProfileOwner) async throws -> SessionProfile? { throw Self.error }
+    func effectiveProfile(session: String) async throws -> SessionProfile { throw Self.error }
 }

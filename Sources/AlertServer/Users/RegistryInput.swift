@@ -19,6 +19,16 @@ enum RegistryInput {
         topic.utf8.count <= maxTopicLength && SessionTokens.isSessionID(topic)
     }
 
+    /// What a bad user id is told, in a path or a body.
+    static let userIDRule = "A user id has 1 to 128 letters, digits, '.', '_', '-' or ':'."
+
+    /// The path's `{user}`: 400 `bad-request` when it is not a user id.
+    static func pathUser(of request: Request) throws -> String {
+        let user = request.path("user")
+        guard isUserID(user) else { throw APIError.badRequest(userIDRule) }
+        return user
+    }
+
     /// The member `user`: nil when absent or null; an issue at `/user` when it is not a user id.
     static func user(in object: [String: JSON], issues: inout [SpecIssue]) -> String? {
         guard let user = JSONBody.member("user", of: object, "a string", \.string, issues: &issues) else { return nil }
@@ -26,7 +36,7 @@ enum RegistryInput {
             issues.append(
                 SpecIssue(
                     pointer: "/user", code: "invalid-value",
-                    message: "A user id has 1 to 128 letters, digits, '.', '_', '-' or ':'."))
+                    message: userIDRule))
             return nil
         }
         return user

@@ -54,10 +54,7 @@ struct UserHandlers: Sendable {
     /// The user's sessions, most recently seen first, each seen as late as this instance knows
     /// (its unflushed times merged).
     func sessions(_ request: Request) async throws -> any ResponseGenerator {
-        let user = request.path("user")
-        guard RegistryInput.isUserID(user) else {
-            throw APIError.badRequest("A user id has 1 to 128 letters, digits, '.', '_', '-' or ':'.")
-        }
+        let user = try RegistryInput.pathUser(of: request)
         try access.requireAdmin(request)
         let known = try await store.sessions(ofUser: user).map { known in
             (known, seen.lastSeen(known.session, stored: known.lastSeen))

@@ -23,10 +23,7 @@ struct UserQueueHandlers: Sendable {
     }
 
     func enqueue(_ request: Request) async throws -> any ResponseGenerator {
-        let user = request.path("user")
-        guard RegistryInput.isUserID(user) else {
-            throw APIError.badRequest("A user id has 1 to 128 letters, digits, '.', '_', '-' or ':'.")
-        }
+        let user = try RegistryInput.pathUser(of: request)
         try queue.access.requireAdmin(request)
         let now = queue.clock.now()
         var reach = Reach.once
