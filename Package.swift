@@ -199,7 +199,7 @@ let package = Package(
             name: "AlertServerTests",
             dependencies: [
                 "AlertServer", "AlertCatalogs", "AlertSpec", "AlertQueue", "AlertQueueSQLite", "Locking", "MicroHTTP",
-                "TestExecutors", "TestClocks", "HTTPTestSupport", "AlertdTestSupport", "ChildProcesses",
+                "TestExecutors", "TestClocks", "HTTPTestSupport", "AlertdTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Logging", package: "swift-log"),

@@ -53,7 +53,7 @@ extension PostgresQueueStore {
             ).collect()
             var items = SessionItems(
                 session: session, items: try rows.map { try ItemRow.item(from: $0, contents: contents, withSchedule: true) })
-            let profile = SessionProfile.none
+            let profile = try await effectiveProfile(session: session, on: connection)
             var history = try await pacingHistory(
                 session: session, of: items.all, profile: profile.over(policy.settings.profile), now: now, on: connection)
             let delivered = policy.next(

@@ -66,7 +66,7 @@ extension PostgresQueueStore {
     /// `alertd.deliver_unpaced(...)`: `next_delivery`'s arguments, `p_withdraws` and `p_paced`
     /// (the server paces every session), its columns and `o_paced`. Takes a withdraw owed to
     /// the session first when `p_withdraws` (as `next_delivery` does); else locks the session's
-    /// row and, when it is marked `paced` (or `p_paced`),
+    /// row and, when it is marked `paced` (or `p_paced`, or a profile applies to it),
     /// claims nothing and answers one row with `o_paced` true, for the caller to take the step
     /// in Swift (`pacedNext`); else claims as `claim_next_logged` (or `claim_next`, unlogged).
     /// The mark is read from the row locked, so no paced enqueue slips in before the claim.
@@ -92,7 +92,10 @@ extension PostgresQueueStore {
             END IF;
             IF v_withdraw IS NULL THEN
                 SELECT s.paced INTO v_paced FROM alertd.sessions AS s WHERE s.session = p_session FOR UPDATE;
-                v_paced := p_paced OR coalesce(v_paced, false);
+                -- A session with a profile of its own or of its user's is paced too.
+                v_paced := p_paced OR coalesce(v_paced, false) OR EXISTS (
+                    SELECT 1 FROM alertd.profiles AS f WHERE f.owner = 's:' || p_session OR f.owner = (
+                        SELECT 'u:' || k.user_id FROM alertd.sessions_known AS k WHERE k.session = p_session));
             END IF;
             IF v_withdraw IS NOT NULL OR v_paced THEN
                 RETURN QUERY SELECT NULL::text, NULL::text, NULL::text, NULL::integer, NULL::text, NULL::text, NULL::text,

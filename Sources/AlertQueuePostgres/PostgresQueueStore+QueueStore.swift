@@ -108,7 +108,7 @@ extension PostgresQueueStore {
             guard let row = rows.first else { return nil }
             let (timed, paced, at) = try row.decode((Double?, Bool, Double).self)
             let change = timed.map(Date.init(timeIntervalSince1970:))
-            let profile = SessionProfile.none.over(self.policy.settings.profile)
+            let profile = try await self.effectiveProfile(session: session, on: connection).over(self.policy.settings.profile)
             guard paced || !profile.isNone,
                 let lifts = try await self.pacingLifts(session: session, profile: profile, now: Date(timeIntervalSince1970: at), on: connection)
             else {

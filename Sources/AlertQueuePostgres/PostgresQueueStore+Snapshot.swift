@@ -28,13 +28,13 @@ extension PostgresQueueStore {
             let (until, databaseNow) = try hold.first?.decode((Double?, Double).self) ?? (nil, now.timeIntervalSince1970)
             let live = all.filter { $0.state.isLive || $0.state == .dead }.sorted { $0.sequence < $1.sequence }
             let now = self.clock(caller: now, database: databaseNow)
+            let profile = try await self.effectiveProfile(session: session, on: connection)
             return SessionSnapshot(
                 session: session, now: now, items: live, holdUntil: until.map(Date.init(timeIntervalSince1970:)),
                 finished: all.filter { !$0.state.isLive && $0.state != .dead }.sorted { $0.sequence > $1.sequence },
                 pacing: try await self.pacingHistory(
-                    session: session, of: live, profile: SessionProfile.none.over(self.policy.settings.profile), now: now,
-                    on: connection),
-                profile: .none)
+                    session: session, of: live, profile: profile.over(self.policy.settings.profile), now: now, on: connection),
+                profile: profile)
         }
     }
 }

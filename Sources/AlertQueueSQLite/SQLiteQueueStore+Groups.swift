@@ -46,7 +46,7 @@ extension SQLiteQueueStore {
         var window = try SessionWindow(session: session, now: now, in: db, contents: contents)
         try window.readBest()
         // An item its pacing holds back may hide the next best, which the window did not read.
-        let profile = SessionProfile.none
+        let profile = try profile(session: session, in: db)
         let effective = profile.over(policy.settings.profile)
         var history: PacingHistory?
         if PacingRecord.paces(window.items) || !effective.isNone {

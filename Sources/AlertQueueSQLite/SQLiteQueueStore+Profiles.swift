@@ -5,6 +5,7 @@ import GRDB
 extension SQLiteQueueStore {
     public func setProfile(_ profile: SessionProfile?, for owner: ProfileOwner) async throws {
         try await write { db in try ProfileRecord.write(profile, for: owner, in: db) }
+        if let profile, !profile.isEmpty { profilesKept.set() }
     }
 
     public func profile(of owner: ProfileOwner) async throws -> SessionProfile? {

@@ -11,7 +11,7 @@ extension SQLiteQueueStore {
         let at = try read { db in
             try Double.fetchOne(db.cachedStatement(sql: WindowSQL.nextTimedChange), arguments: [session, now.timeIntervalSince1970])
         }.map(Date.init(timeIntervalSince1970:))
-        let profile = SessionProfile.none.over(policy.settings.profile)
+        let profile = try read { db in try self.profile(session: session, in: db) }.over(policy.settings.profile)
         let paced = try read { db in try Bool.fetchOne(db.cachedStatement(sql: Self.pacedSQL), arguments: [session]) } == true
         guard paced || !profile.isNone else { return at }
         let bypass = policy.settings.bypassPriority

@@ -13,7 +13,7 @@ extension SQLiteQueueStore {
                 let items = try ItemRecord.fetch(db, session: session, scope: .listed, contents: contents)
                 let hold = try HoldRecord.until(session: session, in: db).map(Date.init(timeIntervalSince1970:))
                 let ended = finished > 0 ? try Self.finished(db, session: session, limit: finished, contents: contents) : []
-                let profile = SessionProfile.none
+                let profile = try profile(session: session, in: db)
                 let pacing = try PacingRecord.history(
                     for: items, profile: profile.over(policy.settings.profile), session: session, now: now, in: db)
                 return SessionSnapshot(

@@ -8,16 +8,17 @@ import GRDB
 
 extension SQLiteQueueStore {
     /// `next`'s step on the session's loaded `items`, under the session's hold. Paced (a queued
-    /// item with a rule, or a session-wide rule of `profile`, the session's over its user's,
-    /// over the server's), it reads the deliveries the rules count and keeps those it makes;
+    /// item with a rule, or a session-wide rule of `profile`, the session's over its user's
+    /// (read when not given), over the server's), it reads the deliveries the rules count and keeps those it makes;
     /// unless `whole` (every queued item loaded), it then delivers nothing: an item held back
     /// may hide the next best, which a window did not read. A poll that waits looks itself.
     /// `history`: the deliveries already read for exactly these items.
     func deliver(
         from items: inout SessionItems, now: Date, whole: Bool = false, history read: PacingHistory? = nil,
-        profile: SessionProfile = .none, in db: Database
+        profile given: SessionProfile? = nil, in db: Database
     ) throws -> QueueItem? {
         let holdUntil = try HoldRecord.until(session: items.session, in: db).map(Date.init(timeIntervalSince1970:))
+        let profile = try given ?? profile(session: items.session, in: db)
         let effective = profile.over(policy.settings.profile)
         guard PacingRecord.paces(items.all) || !effective.isNone else { return policy.next(&items, holdUntil: holdUntil, now: now) }
         guard whole else { return nil }

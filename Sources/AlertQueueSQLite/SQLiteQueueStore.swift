@@ -40,6 +40,8 @@ public struct SQLiteQueueStore: EnqueueAndTakeNext {
     private let file: StoreFile?
     /// The first failure since the last write that succeeded.
     let health = WriteHealth()
+    /// Whether the file holds a pacing profile: until one is stored, a step reads none.
+    let profilesKept = ProfilesKept()
     /// Free pages a purge batch hands back to the file system, at most (see `StoreSpace`).
     let vacuumPages: Int
 
@@ -112,6 +114,7 @@ public struct SQLiteQueueStore: EnqueueAndTakeNext {
         self.policy = QueuePolicy(settings: settings)
         try StoreSpace.vacuumIncrementallyIfNew(writer)
         try Self.migrator.migrate(writer)
+        if try writer.read({ db in try ProfileRecord.any(in: db) }) { profilesKept.set() }
     }
 
     static func configuration(durability: SQLiteDurability, journalSizeLimit: Int = StoreSpace.journalSizeLimit) -> Configuration {

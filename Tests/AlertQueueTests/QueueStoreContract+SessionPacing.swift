@@ -44,6 +44,31 @@ extension QueueStoreContract {
         #expect(try await store.drainOne(now: morning) == "app/promo")
         }
     }
+
+    @Test("A user's profile paces every session of the user; a session's own overrides it member by member", arguments: StoreFactory.all)
+    func storedProfilesPace(_ factory: StoreFactory) async throws {
+        try await factory.withStore { store in
+            let directory = try #require(store as? any SessionDirectory)
+            for device in ["phone", "tablet"] { _ = try await directory.register(session: device, user: "ana", topics: nil, now: t0) }
+            try await store.setProfile(SessionProfile(minModalGap: .seconds(60)), for: .user("ana"))
+            try await store.setProfile(SessionProfile(minModalGap: .seconds(10)), for: .session("tablet"))
+            for device in ["phone", "tablet"] {
+                for id in ["app/a", "app/b"] { _ = try await store.enqueue(alert(id, in: device), now: t0) }
+            }
+            // The phone shows one; the gap counts across ana's sessions: the tablet's own 10 s
+            #expect(try await store.drainOne(session: "phone", now: at(1)) == "app/a")
+            #expect(try await store.next(session: "tablet", now: at(5)) == nil)
+            #expect(try await store.drainOne(session: "tablet", now: at(11)) == "app/a")
+            // The phone waits out the user's 60 s from the tablet's showing
+            #expect(try await store.next(session: "phone", now: at(61)) == nil)
+            #expect(try await store.nextTimedChange(session: "phone", now: at(61)) == at(71))
+            #expect(try await store.drainOne(session: "phone", now: at(71)) == "app/b")
+            // With the user's cleared, the tablet's own 10 s still count from the phone's showing
+            try await store.setProfile(nil, for: .user("ana"))
+            #expect(try await store.next(session: "tablet", now: at(75)) == nil)
+            #expect(try await store.drainOne(session: "tablet", now: at(81)) == "app/b")
+        }
+    }
 }
 
 extension Calendar {

@@ -7,6 +7,7 @@ import AlertCatalogs
 import AlertQueue
 import AlertQueueSQLite
 import AlertServer
+import GRDB
 import Foundation
 import MicroHTTP
 import Testing
@@ -142,25 +143,32 @@ struct LiveProblemTests {
         }
     }
 
-    @Test("500 and 503 from a store that fails are problem+json and say nothing of the store")
+    @Test("500 and 503 from a store that fails, or is closed, are problem+json and say nothing of the store")
     func storeFailures() throws {
-        // Given a server on a SQLite store in a file, which then fails (closed under the server)
+        // Given a server on a SQLite store in a file, which then fails: its items table dropped
+        // under the server, then the store closed
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("alertd-problem-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let store = try SQLiteQueueStore(path: folder.appendingPathComponent("alertd.sqlite").path)
+        let path = folder.appendingPathComponent("alertd.sqlite").path
+        let store = try SQLiteQueueStore(path: path)
         let service = try AlertService(
             catalogs: .builtIn(), queue: QueueServices(store: store, credentials: TestCredentials.credentials))
         try withServer(service) { port, _ in
             let app = try SessionClient.open(port: port, session: "s")
             _ = try app.enqueue(#"{"alert":"app/questionExit"}"#)
-            try store.close()
+            let other = try DatabaseQueue(path: path)
+            try other.writeWithoutTransaction { db in try db.execute(sql: "DROP TABLE items") }
+            try other.close()
             // When the API needs the store
             // Then an enqueue is 500 internal, with nothing of SQLite, GRDB or the file in it
             let failed = try app.admin("POST", "/queue", json: #"{"alert":"app/logoutConfirm"}"#)
             let problem = try Self.expectCleanProblem(failed, status: 500, code: "internal")
             #expect(!problem.detail.contains(folder.lastPathComponent))
-            // And /readyz is 503 store-unavailable
+            // And once the store is closed, an enqueue is 503 store-unavailable, as is /readyz
+            try store.close()
+            try Self.expectCleanProblem(
+                try app.admin("POST", "/queue", json: #"{"alert":"app/logoutConfirm"}"#), status: 503, code: "store-unavailable")
             try Self.expectCleanProblem(
                 try RawHTTPClient(port: port).request("GET", "/readyz"), status: 503, code: "store-unavailable")
             // And what needs no store still answers
