@@ -83,4 +83,31 @@ struct LivePacingTests {
             #expect(total["capped"] as? Int == 1 && total["delivered"] as? Int == 1)
         }
     }
+
+    @Test("a session in its quiet hours gets its HUD but not its promo until morning, unless the promo is critical")
+    func quietHoursUntilMorning() throws {
+        // 23:00 in Berlin
+        let clock = ManualClock(start: Date(timeIntervalSince1970: 1_800_000_000 - 10 * 3_600))
+        try withLiveServer(clock: clock) { port in
+            let app = try SessionClient(port: port, session: "night")
+            let profile = #"{"profile":{"timeZone":"Europe/Berlin","quietHours":"22:00-08:00"}}"#
+            app.token = try app.admin("POST", "/token", json: profile).decode(IssuedTokenBody.self).token
+            let promo = try app.enqueue(#"{"alert":"app/redeemInvite"}"#)
+            let saved = try app.enqueue(#"{"alert":"app/saved"}"#)
+            // The HUD flows; the promo waits, and explain says until 08:00 in Berlin
+            #expect(try app.delivered().ticket == saved.ticket)
+            #expect(try app.next().status == 204)
+            let why = try #require(try app.admin("GET", "/explain?ticket=\(promo.ticket)").jsonObject()?["item"] as? [String: Any])
+            #expect(why["code"] as? String == "quiet-hours")
+            #expect(why["until"] as? String == "2027-01-15T07:00:00Z")
+            // A critical alert passes
+            let critical = try app.enqueue(#"{"alert":"app/logoutConfirm","priority":950}"#)
+            #expect(try app.delivered().ticket == critical.ticket)
+            expectQueueAnswer(try app.ack(critical.ticket), status: 200)
+            // In the morning the promo is shown
+            clock.advance(by: 8 * 3_600)
+            app.token = try app.admin("POST", "/token").decode(IssuedTokenBody.self).token
+            #expect(try app.delivered().ticket == promo.ticket)
+        }
+    }
 }
