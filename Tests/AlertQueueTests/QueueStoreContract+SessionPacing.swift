@@ -69,6 +69,21 @@ extension QueueStoreContract {
             #expect(try await store.drainOne(session: "tablet", now: at(81)) == "app/b")
         }
     }
+
+    @Test("Quiet hours across the night the clocks go back end at their local time", arguments: StoreFactory.all)
+    func sessionQuietHoursAcrossDST(_ factory: StoreFactory) async throws {
+        // 25 October 2026 in Berlin: 03:00 CEST becomes 02:00 CET; 23:30 CEST the evening before
+        let evening = Date(timeIntervalSince1970: 1_792_877_400)  // 2026-10-24T21:30:00Z
+        let morning = Date(timeIntervalSince1970: 1_792_911_600)  // 2026-10-25T07:00:00Z, 08:00 CET
+        let night = SessionProfile(timeZone: "Europe/Berlin", quietHours: QuietHours("22:00-08:00"))
+        try await factory.withStore(QueueSettings(profile: night)) { store in
+            _ = try await store.enqueue(alert("app/promo"), now: evening)
+            #expect(try await store.next(session: session, now: evening) == nil)
+            #expect(try await store.nextTimedChange(session: session, now: evening) == morning)
+            #expect(try await store.next(session: session, now: morning.addingTimeInterval(-1)) == nil)
+            #expect(try await store.next(session: session, now: morning)?.alertID == "app/promo")
+        }
+    }
 }
 
 extension Calendar {

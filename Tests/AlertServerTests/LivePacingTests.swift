@@ -105,7 +105,7 @@ struct LivePacingTests {
             #expect(try app.delivered().ticket == critical.ticket)
             expectQueueAnswer(try app.ack(critical.ticket), status: 200)
             // In the morning the promo is shown
-            clock.advance(by: 8 * 3_600)
+            clock.advance(by: 9 * 3_600)
             app.token = try app.admin("POST", "/token").decode(IssuedTokenBody.self).token
             #expect(try app.delivered().ticket == promo.ticket)
         }
