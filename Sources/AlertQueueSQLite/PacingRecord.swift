@@ -4,10 +4,9 @@ import Foundation
 import GRDB
 import Locking
 
-/// What SQLite keeps for pacing: each item's rule (`items.pacing`, its JSON, NULL for none) and
-/// `pacing_shown`, a row per delivery of a paced item in each scope it counts in: `s:<session>`,
-/// and `u:<user>` when the session has a user. A step reads the rows of its queued paced items'
-/// alerts (`history`) and writes its own deliveries (`keep`).
+/// What SQLite keeps of an item's pacing: its rule (`items.pacing`, its JSON, NULL for none),
+/// and the questions a step asks of its session's paced items. The deliveries the rules count
+/// are `PacingShown`'s.
 enum PacingRecord {
     static let schema = """
         ALTER TABLE items ADD COLUMN pacing TEXT;
@@ -50,62 +49,6 @@ enum PacingRecord {
     /// Whether `items` hold a queued item with a rule: only then does a step read the history.
     static func paces(_ items: [QueueItem]) -> Bool {
         items.contains { $0.state == .queued && !$0.pacing.isNone }
-    }
-
-    /// The keys `session`'s deliveries count under, by scope: a session without a user counts
-    /// alone in the user's scope too.
-    static func scopes(session: String, in db: Database) throws -> [(scope: Pacing.Scope, key: String)] {
-        let user = try String.fetchOne(db.cachedStatement(sql: "SELECT user_id FROM sessions_known WHERE session = ?"), arguments: [session])
-        return [(.session, "s:\(session)"), (.user, user.map { "u:\($0)" } ?? "s:\(session)")]
-    }
-
-    /// The deliveries the rules of `items`' queued paced items count at `now`: the times within
-    /// the longest period a rule may name, and whether the alert was ever shown; and, when
-    /// `profile` counts modals, the modals shown to the session's user (or the session) since
-    /// the start of the longest day or gap it may look back on.
-    static func history(
-        for items: [QueueItem], profile: SessionProfile = .none, session: String, now: Date, in db: Database
-    ) throws -> PacingHistory {
-        let alerts = Set(items.filter { $0.state == .queued && !$0.pacing.isNone }.map(\.pacedAlert))
-        return try history(of: alerts, profile: profile, session: session, now: now, in: db)
-    }
-
-    /// `history(for:)`, for the alerts named.
-    static func history(
-        of alerts: Set<String>, profile: SessionProfile = .none, session: String, now: Date, in db: Database
-    ) throws -> PacingHistory {
-        var history = PacingHistory()
-        let scopes = try scopes(session: session, in: db)
-        if profile.countsModals, let user = scopes.first(where: { $0.scope == .user }) {
-            let since = now.timeIntervalSince1970 - 2 * 86_400 - Double(profile.minModalGap?.seconds ?? 0)
-            let times = try Double.fetchAll(db.cachedStatement(sql: timesSQL), arguments: [user.key, PacingHistory.modals, since])
-            history.add(alert: PacingHistory.modals, scope: .user, shownAt: times.map(Date.init(timeIntervalSince1970:)))
-        }
-        guard !alerts.isEmpty else { return history }
-        let since = now.timeIntervalSince1970 - Double(Pacing.maxPeriod.seconds)
-        for (scope, key) in scopes {
-            for alert in alerts.sorted() {
-                let times = try Double.fetchAll(db.cachedStatement(sql: timesSQL), arguments: [key, alert, since])
-                let ever = try times.isEmpty && Bool.fetchOne(db.cachedStatement(sql: everSQL), arguments: [key, alert]) == true
-                history.add(alert: alert, scope: scope, shownAt: times.map(Date.init(timeIntervalSince1970:)), ever: ever)
-            }
-        }
-        return history
-    }
-
-    private static let timesSQL = "SELECT at FROM pacing_shown WHERE scope = ? AND alert = ? AND at > ?"
-    private static let everSQL = "SELECT EXISTS (SELECT 1 FROM pacing_shown WHERE scope = ? AND alert = ?)"
-
-    /// Writes the deliveries a step made (`PacingHistory.recorded`) under each of the session's keys.
-    static func keep(_ recorded: [(alert: String, at: Date)], session: String, in db: Database) throws {
-        guard !recorded.isEmpty else { return }
-        let keys = Set(try scopes(session: session, in: db).map(\.key))
-        for shown in recorded {
-            for key in keys.sorted() {
-                try db.cachedStatement(sql: "INSERT INTO pacing_shown (scope, alert, at) VALUES (?, ?, ?)")
-                    .execute(arguments: [key, shown.alert, shown.at.timeIntervalSince1970])
-            }
-        }
     }
 
     /// The alerts and rules of the session's queued paced items, each pair once however many

@@ -50,7 +50,7 @@ extension SQLiteQueueStore {
         let effective = profile.over(policy.settings.profile)
         var history: PacingHistory?
         if PacingRecord.paces(window.items) || !effective.isNone {
-            let read = try PacingRecord.history(for: window.items, profile: effective, session: session, now: now, in: db)
+            let read = try PacingShown.history(for: window.items, profile: effective, session: session, now: now, in: db)
             let bypass = policy.settings.bypassPriority
             if PacingRecord.holdsBack(window.items, history: read, profile: effective, bypassPriority: bypass, now: now) {
                 try window.readLive()

@@ -17,7 +17,7 @@ extension SQLiteQueueStore {
         let bypass = policy.settings.bypassPriority
         let lift = try await writer.read { db in
             let rules = try PacingRecord.pacedQueued(session: session, in: db)
-            let history = try PacingRecord.history(of: Set(rules.map(\.alert)), profile: profile, session: session, now: now, in: db)
+            let history = try PacingShown.history(of: rules, profile: profile, session: session, now: now, in: db)
             // The lanes whose items the session-wide rules may hold: queued, below the bypass priority.
             let lanes = profile.isNone ? [] : try String.fetchAll(db.cachedStatement(sql: Self.heldLanesSQL), arguments: [session, bypass])
             let sessionWide = lanes.compactMap(Lane.init(rawValue:)).compactMap { profile.hold(lane: $0, history: history, now: now)?.until }

@@ -203,6 +203,11 @@ extension SQLiteQueueStore {
             try db.execute(sql: ProfileRecord.schema)
         }
 
+        // Paced deliveries numbered per key, so a step seeks what its rules count (`PacingShown`).
+        migrator.registerMigration("pacingNumbered") { db in
+            try db.execute(sql: PacingShown.numbered)
+        }
+
         return migrator
     }
 }

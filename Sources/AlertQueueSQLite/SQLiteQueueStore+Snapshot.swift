@@ -14,7 +14,7 @@ extension SQLiteQueueStore {
                 let hold = try HoldRecord.until(session: session, in: db).map(Date.init(timeIntervalSince1970:))
                 let ended = finished > 0 ? try Self.finished(db, session: session, limit: finished, contents: contents) : []
                 let profile = try profile(session: session, in: db)
-                let pacing = try PacingRecord.history(
+                let pacing = try PacingShown.history(
                     for: items, profile: profile.over(policy.settings.profile), session: session, now: now, in: db)
                 return SessionSnapshot(
                     session: session, now: now, items: items, holdUntil: hold, finished: ended, pacing: pacing, profile: profile)

@@ -22,9 +22,10 @@ extension SQLiteQueueStore {
         let effective = profile.over(policy.settings.profile)
         guard PacingRecord.paces(items.all) || !effective.isNone else { return policy.next(&items, holdUntil: holdUntil, now: now) }
         guard whole else { return nil }
-        var history = try read ?? PacingRecord.history(for: items.all, profile: effective, session: items.session, now: now, in: db)
+        let keys = try PacingShown.keys(session: items.session, in: db)
+        var history = try read ?? PacingShown.history(for: items.all, profile: effective, session: items.session, keys: keys, now: now, in: db)
         let delivered = policy.next(&items, holdUntil: holdUntil, pacing: &history, profile: profile, now: now)
-        try PacingRecord.keep(history.recorded, session: items.session, in: db)
+        try PacingShown.keep(history.recorded, session: items.session, keys: keys, in: db)
         return delivered
     }
 

@@ -92,12 +92,11 @@ public struct QuietHours: Sendable, Hashable, Codable, CustomStringConvertible {
     /// Local times that a change of clock skips or repeats are counted as the calendar counts
     /// them (the end is the first instant whose local time is the end or later).
     public func end(holding now: Date, in zone: TimeZone) -> Date? {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = zone
-        let local = calendar.dateComponents([.hour, .minute], from: now)
-        let minute = (local.hour ?? 0) * 60 + (local.minute ?? 0)
+        let minute = LocalDay.minute(of: now, in: zone)
         let inside = start < end ? (start <= minute && minute < end) : (minute >= start || minute < end)
         guard inside else { return nil }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
         let day = calendar.startOfDay(for: now)
         let endsToday = minute < end
         let endDay = endsToday ? day : calendar.date(byAdding: .day, value: 1, to: day)!

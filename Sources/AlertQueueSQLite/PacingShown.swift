@@ -1,0 +1,152 @@
+import AlertQueue
+import AlertSpec
+import Foundation
+import GRDB
+import GRDBSQLite
+import Locking
+
+/// The paced deliveries SQLite keeps: `pacing_shown`, a row per delivery of a paced item in each
+/// scope it counts in, `s:<session>` and `u:<user>` when the session has a user. Each key's rows
+/// are numbered in order (`n`, from 1; a row's time is never before the one numbered before
+/// it), so that a step reads what its rules ask (`PacingHistory.Needs`) in a few index seeks
+/// however many rows there are: a window holds the key's last number less the first number in
+/// it, plus one. Statements run through `RawBinding`: a step runs several.
+enum PacingShown {
+    /// Numbers each key's rows in order of time (`n`), for reads that seek rather than scan.
+    static let numbered = """
+        ALTER TABLE pacing_shown ADD COLUMN n INTEGER NOT NULL DEFAULT 0;
+        UPDATE pacing_shown SET n = r.n
+        FROM (SELECT rowid AS id, row_number() OVER (PARTITION BY scope, alert ORDER BY at, rowid) AS n FROM pacing_shown) AS r
+        WHERE r.id = pacing_shown.rowid;
+        CREATE INDEX pacing_shown_number ON pacing_shown(scope, alert, n);
+        """
+
+    /// The keys a session's deliveries count under: a session without a user counts alone in
+    /// the user's scope too.
+    struct Keys: Equatable {
+        var session: String
+        var user: String
+
+        subscript(scope: Pacing.Scope) -> String { scope == .session ? session : user }
+    }
+
+    static func keys(session: String, in db: Database) throws -> Keys {
+        var user: String?
+        try RawBinding.query(userSQL, in: db, bindsAll: true) { RawBinding.text(session, to: $0, at: 1) } row: { row in
+            user = String.fromStatement(row, atUncheckedIndex: 0)
+        }
+        return Keys(session: "s:\(session)", user: user.map { "u:\($0)" } ?? "s:\(session)")
+    }
+
+    private static let userSQL = "SELECT user_id FROM sessions_known WHERE session = ?"
+
+    /// What the rules of `items`' queued paced items, and `profile`'s, ask of the deliveries at `now`.
+    static func history(
+        for items: [QueueItem], profile: SessionProfile = .none, session: String, keys: Keys? = nil, now: Date, in db: Database
+    ) throws -> PacingHistory {
+        let rules = items.filter { $0.state == .queued && !$0.pacing.isNone }.map { ($0.pacedAlert, $0.pacing) }
+        return try history(of: rules, profile: profile, session: session, keys: keys, now: now, in: db)
+    }
+
+    /// What `rules` (alert and rule) and `profile`'s session-wide rules ask of the deliveries at
+    /// `now`, read for each key in a statement, two when a window holds as many as a limit.
+    static func history(
+        of rules: [(alert: String, pacing: Pacing)], profile: SessionProfile = .none, session: String, keys given: Keys? = nil,
+        now: Date, in db: Database
+    ) throws -> PacingHistory {
+        var needs: [PacingHistory.Key: PacingHistory.Needs] = [:]
+        for rule in rules { needs.merge(rule.pacing.needs(alert: rule.alert, now: now)) { $0.union($1) } }
+        if let modals = profile.needs(now: now) { needs[.init(alert: PacingHistory.modals, scope: .user), default: .init()].formUnion(modals) }
+        var history = PacingHistory()
+        guard !needs.isEmpty else { return history }
+        let keys = try given ?? self.keys(session: session, in: db)
+        // A session without a user keeps one set of rows for both scopes: read it once.
+        struct Rows: Hashable { var scope: String, alert: String }
+        var reads: [Rows: (needs: PacingHistory.Needs, keys: [PacingHistory.Key])] = [:]
+        for (key, need) in needs {
+            let rows = Rows(scope: keys[key.scope], alert: key.alert)
+            reads[rows, default: (.init(), [])].needs.formUnion(need)
+            reads[rows]?.keys.append(key)
+        }
+        for (rows, wanted) in reads {
+            let read = try self.read(scope: rows.scope, alert: rows.alert, needs: wanted.needs, in: db)
+            for key in wanted.keys { history.add(alert: key.alert, scope: key.scope, read: read) }
+        }
+        return history
+    }
+
+    /// One key's deliveries as `needs` asks: its last number and time, and the first number of
+    /// each window, in one statement; the times of ranks past the first only when a window
+    /// holds that many.
+    private static func read(scope: String, alert: String, needs: PacingHistory.Needs, in db: Database) throws -> PacingHistory.Read {
+        let windows = needs.windows.sorted { ($0.start, $0.inclusive ? 1 : 0) < ($1.start, $1.inclusive ? 1 : 0) }
+        var last: (n: Int64, at: Double)?
+        var firsts = [Int64?](repeating: nil, count: windows.count)
+        try RawBinding.query(readSQL(inclusive: windows.map(\.inclusive)), in: db, bindsAll: true) { statement in
+            RawBinding.text(scope, to: statement, at: 1)
+            RawBinding.text(alert, to: statement, at: 2)
+            for (index, window) in windows.enumerated() { sqlite3_bind_double(statement, CInt(index + 3), window.start.timeIntervalSince1970) }
+        } row: { row in
+            guard sqlite3_column_type(row, 0) != SQLITE_NULL else { return }
+            last = (sqlite3_column_int64(row, 0), sqlite3_column_double(row, 1))
+            for index in windows.indices where sqlite3_column_type(row, CInt(index + 2)) != SQLITE_NULL {
+                firsts[index] = sqlite3_column_int64(row, CInt(index + 2))
+            }
+        }
+        var read = PacingHistory.Read()
+        for (window, first) in zip(windows, firsts) { read.counts[window] = first.map { Int((last?.n ?? 0) - $0 + 1) } ?? 0 }
+        guard let last else { return read }
+        read.ever = true
+        read.newest[1] = Date(timeIntervalSince1970: last.at)
+        let most = read.counts.values.max() ?? 0
+        for rank in needs.ranks where rank > 1 && rank <= most && Int64(rank) <= last.n {
+            try RawBinding.query(rankSQL, in: db, bindsAll: true) { statement in
+                RawBinding.text(scope, to: statement, at: 1)
+                RawBinding.text(alert, to: statement, at: 2)
+                sqlite3_bind_int64(statement, 3, last.n - Int64(rank) + 1)
+            } row: { row in
+                read.newest[rank] = Date(timeIntervalSince1970: sqlite3_column_double(row, 0))
+            }
+        }
+        return read
+    }
+
+    /// A key's (`?1`, `?2`) last number and time, and the first number of each window (`?3`…),
+    /// from its start on when `inclusive`, else after it: scalar subqueries, each an index seek
+    /// (a subquery in FROM would build a table on every step). Made once per shape.
+    static func readSQL(inclusive: [Bool]) -> String {
+        if let known = readSQLs.withLock({ $0[inclusive] }) { return known }
+        var sql = "SELECT (SELECT max(n) FROM pacing_shown WHERE scope = ?1 AND alert = ?2), (SELECT max(at) FROM pacing_shown WHERE scope = ?1 AND alert = ?2)"
+        for (index, inclusive) in inclusive.enumerated() {
+            sql += ", (SELECT n FROM pacing_shown WHERE scope = ?1 AND alert = ?2 AND at \(inclusive ? ">=" : ">") ?\(index + 3) ORDER BY at LIMIT 1)"
+        }
+        readSQLs.withLock { if $0.count < 256 { $0[inclusive] = sql } }
+        return sql
+    }
+
+    private static let readSQLs = Locked<[[Bool]: String]>([:])
+
+    static let rankSQL = "SELECT at FROM pacing_shown WHERE scope = ?1 AND alert = ?2 AND n = ?3"
+
+    /// Writes the deliveries a step made (`PacingHistory.recorded`) under each of the session's
+    /// keys, each numbered after its key's last, and never timed before it.
+    static func keep(_ recorded: [(alert: String, at: Date)], session: String, keys given: Keys? = nil, in db: Database) throws {
+        guard !recorded.isEmpty else { return }
+        let keys = try given ?? self.keys(session: session, in: db)
+        for shown in recorded {
+            for key in Set([keys.session, keys.user]).sorted() {
+                try RawBinding.execute(keepSQL, in: db, bindsAll: true) { statement in
+                    RawBinding.text(key, to: statement, at: 1)
+                    RawBinding.text(shown.alert, to: statement, at: 2)
+                    sqlite3_bind_double(statement, 3, shown.at.timeIntervalSince1970)
+                }
+            }
+        }
+    }
+
+    static let keepSQL = """
+        INSERT INTO pacing_shown (scope, alert, at, n) VALUES (?1, ?2,
+            max(?3, coalesce((SELECT max(at) FROM pacing_shown WHERE scope = ?1 AND alert = ?2), ?3)),
+            coalesce((SELECT max(n) FROM pacing_shown WHERE scope = ?1 AND alert = ?2), 0) + 1)
+        """
+}
