@@ -16,7 +16,9 @@
 #   ALERTD_BIN  the build to count (default .build/release/alertd)
 #   STORE     the queue store (default: SQLite in the temporary folder); a postgres:// URL counts
 #             alertd's side of the PostgreSQL store against a database you started
-#   ALERTD_TIMELINE  off counts a queue without timelines (the server takes ALERTD_* variables)
+#   ALERTD_TIMELINE  off counts a queue without timelines (the server takes ALERTD_* variables;
+#             ALERTD_MAX_MODALS_PER_DAY, ALERTD_QUIET_HOURS pace it)
+#   PACING    a JSON member each cycle's enqueue carries, e.g. '"pacing":{"limits":[...]}'
 #   CALLGRIND_OUT  where to keep callgrind's whole profile, for callgrind_annotate (default:
 #             deleted with the temporary folder)
 #

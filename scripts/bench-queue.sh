@@ -22,6 +22,7 @@
 #      beside it this VM's floor (a request that does no work, after the same idle gap)
 #   7. long sessions (scripts/bench/long-session.sh, on a server of its own): enqueues and cycles
 #      on sessions holding 10,000 queued items beside empty ones, and the ratio
+# PART runs one part alone: timeline (1-3), longpolls (4-6), pacing, long-sessions.
 # ALERTD_BIN (.build/release/alertd) is the build measured. DURATION (5s) and ROUNDS (5) are
 # the enqueue and cycle rounds'; WAKE_ROUNDS (400) the wake-ups'. (ROUNDS from the environment
 # once reached the long-poll script as well: with ROUNDS=4, its p99 came from four wake-ups.)
@@ -136,7 +137,11 @@ enqueue_rounds() {  # side other goal-percent
   side_median enqueues/s "$1" "$2" "$3"
 }
 
+# Whether the part named runs (PART unset: every part).
+runs() { [ -z "${PART:-}" ] || [ "$PART" = "$1" ]; }
+
 for durability in full process; do
+  runs timeline || break
   synchronous=$([ "$durability" = full ] && echo FULL || echo NORMAL)
   echo "== --durability $durability: raw SQLite commits (python sqlite3, WAL, synchronous=$synchronous, single-row commits for 3 s)"
   python3 - "$work/raw-$durability.sqlite" "$synchronous" <<'PY'
@@ -162,7 +167,7 @@ PY
 done
 
 SESSIONS=${SESSIONS:-32}
-echo "== enqueue -> next -> ack cycles, $SESSIONS sessions in parallel (one keep-alive connection each), $DURATION per side and round, --timeline on and off each round, interleaved"
+runs timeline && echo "== enqueue -> next -> ack cycles, $SESSIONS sessions in parallel (one keep-alive connection each), $DURATION per side and round, --timeline on and off each round, interleaved"
 # A small C client (scripts/bench/cycle.c): one thread and epoll for every connection, so it
 # leaves the two cores to the server; wrk cannot chain a cycle's requests per connection.
 cc -O2 -o "$work/cycle" scripts/bench/cycle.c
@@ -249,9 +254,10 @@ PY
   done
   side_median cycles/s "$1" "$2" "$3"
 }
-cycle_rounds on off 10
-start_server full
+runs timeline && cycle_rounds on off 10
 
+if runs longpolls; then
+start_server full
 echo "== long-polls woken by enqueues, under load"
 PORT=$PORT ADMIN=$ADMIN PID=$server python3 scripts/bench/wakeups.py
 
@@ -263,12 +269,16 @@ echo "== long-polls"
 PORT=$PORT ADMIN=$ADMIN PID=$server ROUNDS=${WAKE_ROUNDS:-400} python3 scripts/bench/longpolls.py
 echo "server peak RSS: $(awk '/VmHWM/ {print $2, $3}' /proc/$server/status)"
 stop_server
+fi
 
+runs pacing && {
 echo "== pacing: enqueues and cycles with every rule that lets them go on ($quiet_start-$quiet_end quiet, limits, modals a day), beside none"
 echo "-- enqueue, 32 connections, $ROUNDS rounds of $DURATION each side"
 enqueue_rounds paced unpaced 15
 echo "-- enqueue -> next -> ack cycles, $SESSIONS sessions, interleaved as above"
 cycle_rounds paced unpaced 15
+}
 
+runs long-sessions || exit 0
 echo "== long sessions: the same enqueues and cycles on sessions holding 10,000 items, beside empty ones"
 PORT=$PORT ALERTD_BIN=$ALERTD_BIN DURATION=$DURATION ROUNDS=$ROUNDS scripts/bench/long-session.sh

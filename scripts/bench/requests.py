@@ -8,12 +8,14 @@ WORKLOAD: enqueue (new parameters and a new dedupe key each, as scripts/bench/en
 sessions per connection), hit (the render endpoint, one cached alert), 304 (the same with
 If-None-Match naming its tag) or miss (the render endpoint with new parameters each, as
 scripts/bench/render-miss.lua) or cycle (enqueue -> next -> ack, as scripts/bench/cycle.c, one
-session per connection; COUNT counts requests, three a cycle). ROUND makes the sessions, keys and parameters of one run differ
+session per connection; COUNT counts requests, three a cycle; PACING in the environment, a JSON
+member such as "pacing":{...}, rides on each of its enqueues). ROUND makes the sessions, keys and parameters of one run differ
 from another's."""
-import asyncio, http.client, json, sys
+import asyncio, http.client, json, os, sys
 
 PORT, WORKLOAD, COUNT, CONNECTIONS, ROUND = int(sys.argv[1]), sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
 ADMIN = "bench-admin-token"
+PACING = "," + os.environ["PACING"] if os.environ.get("PACING") else ""
 
 def enqueue(worker, index):
     n = worker * 1_000_000 + index
@@ -76,7 +78,7 @@ async def cycles(worker, count):
     reader, writer = await asyncio.open_connection("127.0.0.1", PORT)
     for index in range(count // 3):
         await exchange(reader, writer, post(f"/v1/sessions/{session}/queue", ADMIN,
-                                            f'{{"alert":"app/questionExit","dedupeKey":"c{index}"}}'), b"HTTP/1.1 201")
+                                            f'{{"alert":"app/questionExit","dedupeKey":"c{index}"{PACING}}}'), b"HTTP/1.1 201")
         body = await exchange(reader, writer, f"GET /v1/sessions/{session}/next HTTP/1.1\r\nHost: x\r\n"
                               f"Authorization: Bearer {token}\r\n\r\n".encode(), b"HTTP/1.1 200")
         ticket = json.loads(body)["ticket"]
