@@ -7,18 +7,23 @@ import Locking
 
 /// The paced deliveries SQLite keeps: `pacing_shown`, a row per delivery of a paced item in each
 /// scope it counts in, `s:<session>` and `u:<user>` when the session has a user. Each key's rows
-/// are numbered in order (`n`, from 1; a row's time is never before the one numbered before
-/// it), so that a step reads what its rules ask (`PacingHistory.Needs`) in a few index seeks
-/// however many rows there are: a window holds the key's last number less the first number in
-/// it, plus one. Statements run through `RawBinding`: a step runs several.
+/// are numbered in order (`n`, from 1, the primary key after the key; a row's time is never
+/// before the one numbered before it), so that a step reads what its rules ask
+/// (`PacingHistory.Needs`) in a few index seeks however many rows there are: a window holds the
+/// key's last number less the first number in it, plus one. Statements run through
+/// `RawBinding`: a step runs several.
 enum PacingShown {
-    /// Numbers each key's rows in order of time (`n`), for reads that seek rather than scan.
+    /// The deliveries numbered per key, in a table clustered by key and number (`WITHOUT ROWID`:
+    /// a row is one B-tree entry, and the index by time carries the number).
     static let numbered = """
-        ALTER TABLE pacing_shown ADD COLUMN n INTEGER NOT NULL DEFAULT 0;
-        UPDATE pacing_shown SET n = r.n
-        FROM (SELECT rowid AS id, row_number() OVER (PARTITION BY scope, alert ORDER BY at, rowid) AS n FROM pacing_shown) AS r
-        WHERE r.id = pacing_shown.rowid;
-        CREATE INDEX pacing_shown_number ON pacing_shown(scope, alert, n);
+        CREATE TABLE pacing_numbered (
+            scope TEXT NOT NULL, alert TEXT NOT NULL, n INTEGER NOT NULL, at DOUBLE NOT NULL,
+            PRIMARY KEY (scope, alert, n)) WITHOUT ROWID;
+        INSERT INTO pacing_numbered (scope, alert, n, at)
+            SELECT scope, alert, row_number() OVER (PARTITION BY scope, alert ORDER BY at, rowid), at FROM pacing_shown;
+        DROP TABLE pacing_shown;
+        ALTER TABLE pacing_numbered RENAME TO pacing_shown;
+        CREATE INDEX pacing_shown_key ON pacing_shown(scope, alert, at);
         """
 
     /// The keys a session's deliveries count under: a session without a user counts alone in
@@ -54,22 +59,25 @@ enum PacingShown {
         of rules: [(alert: String, pacing: Pacing)], profile: SessionProfile = .none, session: String, keys given: Keys? = nil,
         now: Date, in db: Database
     ) throws -> PacingHistory {
-        var needs: [PacingHistory.Key: PacingHistory.Needs] = [:]
-        for rule in rules { needs.merge(rule.pacing.needs(alert: rule.alert, now: now)) { $0.union($1) } }
-        if let modals = profile.needs(now: now) { needs[.init(alert: PacingHistory.modals, scope: .user), default: .init()].formUnion(modals) }
+        var demand = PacingHistory.Demand()
+        for rule in rules { rule.pacing.ask(alert: rule.alert, now: now, in: &demand) }
+        profile.ask(now: now, in: &demand)
         var history = PacingHistory()
-        guard !needs.isEmpty else { return history }
+        guard !demand.isEmpty else { return history }
         let keys = try given ?? self.keys(session: session, in: db)
         // A session without a user keeps one set of rows for both scopes: read it once.
-        struct Rows: Hashable { var scope: String, alert: String }
-        var reads: [Rows: (needs: PacingHistory.Needs, keys: [PacingHistory.Key])] = [:]
-        for (key, need) in needs {
-            let rows = Rows(scope: keys[key.scope], alert: key.alert)
-            reads[rows, default: (.init(), [])].needs.formUnion(need)
-            reads[rows]?.keys.append(key)
+        var reads: [(scope: String, alert: String, needs: PacingHistory.Needs, keys: [PacingHistory.Key])] = []
+        for (key, needs) in demand.keys {
+            let scope = keys[key.scope]
+            if let index = reads.firstIndex(where: { $0.scope == scope && $0.alert == key.alert }) {
+                reads[index].needs.formUnion(needs)
+                reads[index].keys.append(key)
+            } else {
+                reads.append((scope, key.alert, needs, [key]))
+            }
         }
-        for (rows, wanted) in reads {
-            let read = try self.read(scope: rows.scope, alert: rows.alert, needs: wanted.needs, in: db)
+        for wanted in reads {
+            let read = try self.read(scope: wanted.scope, alert: wanted.alert, needs: wanted.needs, in: db)
             for key in wanted.keys { history.add(alert: key.alert, scope: key.scope, read: read) }
         }
         return history
@@ -87,39 +95,39 @@ enum PacingShown {
             RawBinding.text(alert, to: statement, at: 2)
             for (index, window) in windows.enumerated() { sqlite3_bind_double(statement, CInt(index + 3), window.start.timeIntervalSince1970) }
         } row: { row in
-            guard sqlite3_column_type(row, 0) != SQLITE_NULL else { return }
             last = (sqlite3_column_int64(row, 0), sqlite3_column_double(row, 1))
             for index in windows.indices where sqlite3_column_type(row, CInt(index + 2)) != SQLITE_NULL {
                 firsts[index] = sqlite3_column_int64(row, CInt(index + 2))
             }
         }
         var read = PacingHistory.Read()
-        for (window, first) in zip(windows, firsts) { read.counts[window] = first.map { Int((last?.n ?? 0) - $0 + 1) } ?? 0 }
+        for (window, first) in zip(windows, firsts) { read.set(first.map { Int((last?.n ?? 0) - $0 + 1) } ?? 0, in: window) }
         guard let last else { return read }
         read.ever = true
-        read.newest[1] = Date(timeIntervalSince1970: last.at)
-        let most = read.counts.values.max() ?? 0
+        read.set(Date(timeIntervalSince1970: last.at), ofRank: 1)
+        let most = read.most
         for rank in needs.ranks where rank > 1 && rank <= most && Int64(rank) <= last.n {
             try RawBinding.query(rankSQL, in: db, bindsAll: true) { statement in
                 RawBinding.text(scope, to: statement, at: 1)
                 RawBinding.text(alert, to: statement, at: 2)
                 sqlite3_bind_int64(statement, 3, last.n - Int64(rank) + 1)
             } row: { row in
-                read.newest[rank] = Date(timeIntervalSince1970: sqlite3_column_double(row, 0))
+                read.set(Date(timeIntervalSince1970: sqlite3_column_double(row, 0)), ofRank: rank)
             }
         }
         return read
     }
 
     /// A key's (`?1`, `?2`) last number and time, and the first number of each window (`?3`…),
-    /// from its start on when `inclusive`, else after it: scalar subqueries, each an index seek
-    /// (a subquery in FROM would build a table on every step). Made once per shape.
+    /// from its start on when `inclusive`, else after it; no row when the key has none. Each an
+    /// index seek, and no table built for a subquery. Made once per shape.
     static func readSQL(inclusive: [Bool]) -> String {
         if let known = readSQLs.withLock({ $0[inclusive] }) { return known }
-        var sql = "SELECT (SELECT max(n) FROM pacing_shown WHERE scope = ?1 AND alert = ?2), (SELECT max(at) FROM pacing_shown WHERE scope = ?1 AND alert = ?2)"
+        var sql = "SELECT n, at"
         for (index, inclusive) in inclusive.enumerated() {
             sql += ", (SELECT n FROM pacing_shown WHERE scope = ?1 AND alert = ?2 AND at \(inclusive ? ">=" : ">") ?\(index + 3) ORDER BY at LIMIT 1)"
         }
+        sql += " FROM pacing_shown WHERE scope = ?1 AND alert = ?2 ORDER BY n DESC LIMIT 1"
         readSQLs.withLock { if $0.count < 256 { $0[inclusive] = sql } }
         return sql
     }
@@ -145,8 +153,8 @@ enum PacingShown {
     }
 
     static let keepSQL = """
-        INSERT INTO pacing_shown (scope, alert, at, n) VALUES (?1, ?2,
-            max(?3, coalesce((SELECT max(at) FROM pacing_shown WHERE scope = ?1 AND alert = ?2), ?3)),
-            coalesce((SELECT max(n) FROM pacing_shown WHERE scope = ?1 AND alert = ?2), 0) + 1)
+        INSERT INTO pacing_shown (scope, alert, n, at) VALUES (?1, ?2,
+            coalesce((SELECT n FROM pacing_shown WHERE scope = ?1 AND alert = ?2 ORDER BY n DESC LIMIT 1), 0) + 1,
+            max(?3, coalesce((SELECT at FROM pacing_shown WHERE scope = ?1 AND alert = ?2 ORDER BY n DESC LIMIT 1), ?3)))
         """
 }

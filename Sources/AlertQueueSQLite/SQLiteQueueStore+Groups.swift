@@ -48,9 +48,10 @@ extension SQLiteQueueStore {
         // An item its pacing holds back may hide the next best, which the window did not read.
         let profile = try profile(session: session, in: db)
         let effective = profile.over(policy.settings.profile)
-        var history: PacingHistory?
+        var (history, keys): (PacingHistory?, PacingShown.Keys?) = (nil, nil)
         if PacingRecord.paces(window.items) || !effective.isNone {
-            let read = try PacingShown.history(for: window.items, profile: effective, session: session, now: now, in: db)
+            keys = try PacingShown.keys(session: session, in: db)
+            let read = try PacingShown.history(for: window.items, profile: effective, session: session, keys: keys, now: now, in: db)
             let bypass = policy.settings.bypassPriority
             if PacingRecord.holdsBack(window.items, history: read, profile: effective, bypassPriority: bypass, now: now) {
                 try window.readLive()
@@ -59,7 +60,7 @@ extension SQLiteQueueStore {
             }
         }
         var items = window.sessionItems()
-        let delivered = try deliver(from: &items, now: now, whole: true, history: history, profile: profile, in: db)
+        let delivered = try deliver(from: &items, now: now, whole: true, history: history, profile: profile, keys: keys, in: db)
         try save(items, in: db)
         return delivered
     }

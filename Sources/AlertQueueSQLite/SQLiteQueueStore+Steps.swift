@@ -12,17 +12,18 @@ extension SQLiteQueueStore {
     /// (read when not given), over the server's), it reads the deliveries the rules count and keeps those it makes;
     /// unless `whole` (every queued item loaded), it then delivers nothing: an item held back
     /// may hide the next best, which a window did not read. A poll that waits looks itself.
-    /// `history`: the deliveries already read for exactly these items.
+    /// `history`: the deliveries already read for exactly these items; `keys`: the session's
+    /// keys (`PacingShown.Keys`), when already read.
     func deliver(
         from items: inout SessionItems, now: Date, whole: Bool = false, history read: PacingHistory? = nil,
-        profile given: SessionProfile? = nil, in db: Database
+        profile given: SessionProfile? = nil, keys known: PacingShown.Keys? = nil, in db: Database
     ) throws -> QueueItem? {
         let holdUntil = try HoldRecord.until(session: items.session, in: db).map(Date.init(timeIntervalSince1970:))
         let profile = try given ?? profile(session: items.session, in: db)
         let effective = profile.over(policy.settings.profile)
         guard PacingRecord.paces(items.all) || !effective.isNone else { return policy.next(&items, holdUntil: holdUntil, now: now) }
         guard whole else { return nil }
-        let keys = try PacingShown.keys(session: items.session, in: db)
+        let keys = try known ?? PacingShown.keys(session: items.session, in: db)
         var history = try read ?? PacingShown.history(for: items.all, profile: effective, session: items.session, keys: keys, now: now, in: db)
         let delivered = policy.next(&items, holdUntil: holdUntil, pacing: &history, profile: profile, now: now)
         try PacingShown.keep(history.recorded, session: items.session, keys: keys, in: db)

@@ -13,12 +13,19 @@ struct PacingHistoryReadTests {
     static func read(_ times: [Date], _ needs: PacingHistory.Needs) -> PacingHistory.Read {
         let sorted = times.sorted()
         var read = PacingHistory.Read(ever: !sorted.isEmpty)
-        for window in needs.windows { read.counts[window] = sorted.filter(window.holds).count }
-        let most = read.counts.values.max() ?? 0
-        for rank in needs.ranks.union([1]) where rank <= sorted.count && (rank == 1 || rank <= most) {
-            read.newest[rank] = sorted[sorted.count - rank]
+        for window in needs.windows { read.set(sorted.filter(window.holds).count, in: window) }
+        for rank in Set(needs.ranks).union([1]) where rank <= sorted.count && (rank == 1 || rank <= read.most) {
+            read.set(sorted[sorted.count - rank], ofRank: rank)
         }
         return read
+    }
+
+    /// What `rule` asks of `app/a`, and the profile of the modals, at `now`.
+    static func demand(_ rule: Pacing? = nil, profile: SessionProfile = .none, now: Date) -> PacingHistory.Demand {
+        var demand = PacingHistory.Demand()
+        rule?.ask(alert: "app/a", now: now, in: &demand)
+        profile.ask(now: now, in: &demand)
+        return demand
     }
 
     static let rules: [Pacing] = [
@@ -44,7 +51,7 @@ struct PacingHistoryReadTests {
             var whole = PacingHistory()
             whole.add(alert: "app/a", scope: .session, shownAt: times)
             var read = PacingHistory()
-            for (key, needs) in rule.needs(alert: "app/a", now: now) {
+            for (key, needs) in Self.demand(rule, now: now).keys {
                 read.add(alert: key.alert, scope: key.scope, read: Self.read(times, needs))
             }
             #expect(rule.verdict(alert: "app/a", history: read, now: now) == rule.verdict(alert: "app/a", history: whole, now: now),
@@ -57,7 +64,7 @@ struct PacingHistoryReadTests {
     }
 
     @Test("The most modals a day and the modal gap judge a read as the whole history")
-    func sessionWideRead() {
+    func sessionWideRead() throws {
         let profile = SessionProfile(timeZone: "Europe/Berlin", minModalGap: .minutes(1), maxModalsPerDay: 2)
         let now = try! Date("2026-06-10T10:00:00Z", strategy: .iso8601)
         let modal = QueueItem(
@@ -68,11 +75,12 @@ struct PacingHistoryReadTests {
             var whole = PacingHistory()
             whole.add(alert: PacingHistory.modals, scope: .user, shownAt: times)
             var read = PacingHistory()
-            read.add(alert: PacingHistory.modals, scope: .user, read: Self.read(times, profile.needs(now: now)!))
+            let needs = try #require(Self.demand(profile: profile, now: now).keys.first?.needs)
+            read.add(alert: PacingHistory.modals, scope: .user, read: Self.read(times, needs))
             #expect(profile.hold(modal, history: read, bypassPriority: 900, now: now).map { "\($0.rule) \($0.until)" }
                     == profile.hold(modal, history: whole, bypassPriority: 900, now: now).map { "\($0.rule) \($0.until)" }, "\(hoursAgo)")
         }
-        #expect(SessionProfile(timeZone: "Europe/Berlin").needs(now: now) == nil)
+        #expect(Self.demand(profile: SessionProfile(timeZone: "Europe/Berlin"), now: now).isEmpty)
     }
 
     static let zones = ["Europe/Berlin", "America/New_York", "Australia/Lord_Howe", "Asia/Kolkata", "America/St_Johns", "Pacific/Chatham", "UTC"]

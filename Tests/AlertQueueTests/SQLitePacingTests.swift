@@ -87,8 +87,9 @@ struct SQLitePacingTests {
         try SQLiteQueueStore(path: path).close()
         let old = try DatabaseQueue(path: path)
         try await old.write { db in
-            try db.execute(sql: "DROP INDEX pacing_shown_number")
-            try db.execute(sql: "ALTER TABLE pacing_shown DROP COLUMN n")
+            try db.execute(sql: "DROP TABLE pacing_shown")
+            try db.execute(sql: "CREATE TABLE pacing_shown (scope TEXT NOT NULL, alert TEXT NOT NULL, at DOUBLE NOT NULL)")
+            try db.execute(sql: "CREATE INDEX pacing_shown_key ON pacing_shown(scope, alert, at)")
             try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = 'pacingNumbered'")
             for (scope, at) in [("s:s1", 30.0), ("s:s1", 10), ("u:ana", 5), ("s:s1", 20), ("u:ana", 1)] {
                 try db.execute(sql: "INSERT INTO pacing_shown (scope, alert, at) VALUES (?, 'app/a', ?)", arguments: [scope, at])
