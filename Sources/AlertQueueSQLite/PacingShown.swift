@@ -7,23 +7,22 @@ import Locking
 
 /// The paced deliveries SQLite keeps: `pacing_shown`, a row per delivery of a paced item in each
 /// scope it counts in, `s:<session>` and `u:<user>` when the session has a user. Each key's rows
-/// are numbered in order (`n`, from 1, the primary key after the key; a row's time is never
-/// before the one numbered before it), so that a step reads what its rules ask
-/// (`PacingHistory.Needs`) in a few index seeks however many rows there are: a window holds the
-/// key's last number less the first number in it, plus one. Statements run through
-/// `RawBinding`: a step runs several.
+/// are numbered in order (`n`, from 1; a row's time is never before the one numbered before
+/// it), so that a step reads what its rules ask (`PacingHistory.Needs`) in a few seeks however
+/// many rows there are: a window holds the key's last number less the first number in it, plus
+/// one. Statements run through `RawBinding`: a step runs several.
 enum PacingShown {
-    /// The deliveries numbered per key, in a table clustered by key and number (`WITHOUT ROWID`:
-    /// a row is one B-tree entry, and the index by time carries the number).
+    /// The deliveries numbered per key, in a table clustered by key and time (`WITHOUT ROWID`,
+    /// no other index): a delivery writes one B-tree entry, at the end of its key's rows, so a
+    /// step dirties one page per key it keeps a delivery under.
     static let numbered = """
         CREATE TABLE pacing_numbered (
-            scope TEXT NOT NULL, alert TEXT NOT NULL, n INTEGER NOT NULL, at DOUBLE NOT NULL,
-            PRIMARY KEY (scope, alert, n)) WITHOUT ROWID;
-        INSERT INTO pacing_numbered (scope, alert, n, at)
-            SELECT scope, alert, row_number() OVER (PARTITION BY scope, alert ORDER BY at, rowid), at FROM pacing_shown;
+            scope TEXT NOT NULL, alert TEXT NOT NULL, at DOUBLE NOT NULL, n INTEGER NOT NULL,
+            PRIMARY KEY (scope, alert, at, n)) WITHOUT ROWID;
+        INSERT INTO pacing_numbered (scope, alert, at, n)
+            SELECT scope, alert, at, row_number() OVER (PARTITION BY scope, alert ORDER BY at, rowid) FROM pacing_shown;
         DROP TABLE pacing_shown;
         ALTER TABLE pacing_numbered RENAME TO pacing_shown;
-        CREATE INDEX pacing_shown_key ON pacing_shown(scope, alert, at);
         """
 
     /// The keys a session's deliveries count under: a session without a user counts alone in
@@ -110,7 +109,7 @@ enum PacingShown {
             try RawBinding.query(rankSQL, in: db, bindsAll: true) { statement in
                 RawBinding.text(scope, to: statement, at: 1)
                 RawBinding.text(alert, to: statement, at: 2)
-                sqlite3_bind_int64(statement, 3, last.n - Int64(rank) + 1)
+                sqlite3_bind_int64(statement, 3, Int64(rank - 1))
             } row: { row in
                 read.set(Date(timeIntervalSince1970: sqlite3_column_double(row, 0)), ofRank: rank)
             }
@@ -125,16 +124,18 @@ enum PacingShown {
         if let known = readSQLs.withLock({ $0[inclusive] }) { return known }
         var sql = "SELECT n, at"
         for (index, inclusive) in inclusive.enumerated() {
-            sql += ", (SELECT n FROM pacing_shown WHERE scope = ?1 AND alert = ?2 AND at \(inclusive ? ">=" : ">") ?\(index + 3) ORDER BY at LIMIT 1)"
+            sql += ", (SELECT n FROM pacing_shown WHERE scope = ?1 AND alert = ?2 AND at \(inclusive ? ">=" : ">") ?\(index + 3) ORDER BY at, n LIMIT 1)"
         }
-        sql += " FROM pacing_shown WHERE scope = ?1 AND alert = ?2 ORDER BY n DESC LIMIT 1"
+        sql += " FROM pacing_shown WHERE scope = ?1 AND alert = ?2 ORDER BY at DESC, n DESC LIMIT 1"
         readSQLs.withLock { if $0.count < 256 { $0[inclusive] = sql } }
         return sql
     }
 
     private static let readSQLs = Locked<[[Bool]: String]>([:])
 
-    static let rankSQL = "SELECT at FROM pacing_shown WHERE scope = ?1 AND alert = ?2 AND n = ?3"
+    /// The time of a key's delivery of rank `?3` + 1: asked only once a window holds a limit's
+    /// count, it steps back over as many entries as the limit counts.
+    static let rankSQL = "SELECT at FROM pacing_shown WHERE scope = ?1 AND alert = ?2 ORDER BY at DESC, n DESC LIMIT 1 OFFSET ?3"
 
     /// Writes the deliveries a step made (`PacingHistory.recorded`) under each of the session's
     /// keys, each numbered after its key's last, and never timed before it.
@@ -153,8 +154,8 @@ enum PacingShown {
     }
 
     static let keepSQL = """
-        INSERT INTO pacing_shown (scope, alert, n, at) VALUES (?1, ?2,
-            coalesce((SELECT n FROM pacing_shown WHERE scope = ?1 AND alert = ?2 ORDER BY n DESC LIMIT 1), 0) + 1,
-            max(?3, coalesce((SELECT at FROM pacing_shown WHERE scope = ?1 AND alert = ?2 ORDER BY n DESC LIMIT 1), ?3)))
+        INSERT INTO pacing_shown (scope, alert, at, n) VALUES (?1, ?2,
+            max(?3, coalesce((SELECT at FROM pacing_shown WHERE scope = ?1 AND alert = ?2 ORDER BY at DESC, n DESC LIMIT 1), ?3)),
+            coalesce((SELECT n FROM pacing_shown WHERE scope = ?1 AND alert = ?2 ORDER BY at DESC, n DESC LIMIT 1), 0) + 1)
         """
 }
