@@ -67,69 +67,6 @@ extension PostgresQueueStore {
         }
     }
 
-    /// What the rules of `items`' queued paced items count at `now`: for each of their alerts,
-    /// the deliveries of the last `Pacing.maxPeriod` in the session's scope (`s:<session>`) and
-    /// its user's (`u:<user>`; the session's own for a session without a user), and whether
-    /// there was ever one. Empty, and nothing read, when no queued item is paced.
-    func pacingHistory(
-        session: String, of items: [QueueItem], profile: SessionProfile = .none, now: Date, on connection: PostgresConnection
-    ) async throws -> PacingHistory {
-        var history = PacingHistory()
-        if profile.countsModals {
-            // The modals shown to the session's user (or the session), back to the longest day or gap.
-            let since = now.timeIntervalSince1970 - 2 * 86_400 - Double(profile.minModalGap?.seconds ?? 0)
-            let rows = try await connection.query(
-                """
-                SELECT coalesce(array_agg(p.at ORDER BY p.at), '{}') FROM alertd.pacing_shown AS p
-                WHERE p.alert = \(PacingHistory.modals) AND p.at > \(since)::float8 AND p.scope = coalesce(
-                    'u:' || (SELECT user_id FROM alertd.sessions_known WHERE session = \(session)), 's:' || \(session))
-                """, logger: logger
-            ).collect()
-            let times = try rows.first?.decode([Double].self) ?? []
-            history.add(alert: PacingHistory.modals, scope: .user, shownAt: times.map(Date.init(timeIntervalSince1970:)))
-        }
-        let alerts = Array(Set(items.filter { $0.state == .queued && !$0.pacing.isNone }.map(\.pacedAlert))).sorted()
-        guard !alerts.isEmpty else { return history }
-        let cutoff = now.timeIntervalSince1970 - Double(Pacing.maxPeriod.seconds)
-        let rows = try await connection.query(
-            """
-            WITH k(key, scope) AS (
-                SELECT 's:' || \(session), 'session'
-                UNION ALL
-                SELECT coalesce('u:' || (SELECT user_id FROM alertd.sessions_known WHERE session = \(session)),
-                    's:' || \(session)), 'user')
-            SELECT k.scope, a.alert,
-                array(SELECT p.at FROM alertd.pacing_shown AS p
-                    WHERE p.scope = k.key AND p.alert = a.alert AND p.at > \(cutoff)::float8 ORDER BY p.at),
-                EXISTS (SELECT 1 FROM alertd.pacing_shown AS p WHERE p.scope = k.key AND p.alert = a.alert)
-            FROM k CROSS JOIN unnest(\(BinaryArray(alerts))::text[]) AS a(alert)
-            """, logger: logger
-        ).collect()
-        for row in rows {
-            let (scope, alert, times, ever) = try row.decode((String, String, [Double], Bool).self)
-            guard let scope = Pacing.Scope(rawValue: scope) else { continue }
-            history.add(alert: alert, scope: scope, shownAt: times.map(Date.init(timeIntervalSince1970:)), ever: ever)
-        }
-        return history
-    }
-
-    /// Keeps a step's paced deliveries: each under `s:<session>` and, when the session has a
-    /// user, `u:<user>`.
-    func keepShown(_ shown: [(alert: String, at: Date)], session: String, on connection: PostgresConnection) async throws {
-        guard !shown.isEmpty else { return }
-        try await connection.query(
-            """
-            INSERT INTO alertd.pacing_shown (scope, alert, at)
-            SELECT k.key, r.alert, r.at
-            FROM unnest(\(BinaryArray(shown.map(\.alert)))::text[], \(BinaryArray(shown.map(\.at.timeIntervalSince1970)))::float8[])
-                AS r(alert, at)
-            CROSS JOIN (
-                SELECT 's:' || \(session)
-                UNION ALL
-                SELECT 'u:' || user_id FROM alertd.sessions_known WHERE session = \(session) AND user_id IS NOT NULL) AS k(key)
-            """, logger: logger)
-    }
-
     /// The earliest time after `now` that a rule holding back one of the session's queued paced
     /// items (`defer`) lifts; nil when none does (or none is paced). Two reads: the items, then
     /// their history.
