@@ -1,13 +1,15 @@
 #!/usr/bin/env python3
 """Checks alertd's preview console in headless Chromium, driven by Selenium.
 
-For each locale asked: the gallery of alert dialogs loads with no console error and no
-Content-Security-Policy violation; each dialog shows the title, message and buttons of the spec
-the render API answers, the buttons in the order an iPhone shows them (two side by side with
-the cancel button leading, else stacked with the cancel button last) and with their roles; the
-device is mirrored (`dir="rtl"`) exactly for right-to-left specs, and in a right-to-left locale
-every primary button beside another sits on the other side of its dialog than in the first
-locale. Screenshots of the page and of each dialog go to the artifacts folder; afterwards no
+For each locale asked: the galleries of alert dialogs and of action sheets load with no
+console error, no Content-Security-Policy violation and nothing fetched from another origin;
+each dialog shows the title, message and buttons of the spec the render API answers, the
+buttons in the order an iPhone shows them (two side by side with the cancel button leading,
+else stacked with the cancel button last) and with their roles; each sheet its options in the
+spec's order and its cancel button apart below them; the device is mirrored (`dir="rtl"`)
+exactly for right-to-left specs, and in a right-to-left locale every primary button beside
+another sits on the other side of its dialog than in the first locale. In the first locale, a
+parameter typed into an alert's form and entered renders the alert again with it. Screenshots of the page and of each dialog go to the artifacts folder; afterwards no
 process of the browser or its driver may be left running.
 
 Prints one line per problem and exits 1 when there is any; 0 otherwise. The browser and its
@@ -31,6 +33,7 @@ import urllib.request
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 
 
 def api(base, path, query=None):
@@ -39,13 +42,13 @@ def api(base, path, query=None):
         return json.load(response)
 
 
-def dialogs(base):
-    """Every alert dialog of every catalog: (id, catalog, type, example)."""
+def alerts_of(base, kind):
+    """Every alert of `kind` of every catalog: (id, catalog, type, example)."""
     found = []
     for listed in api(base, "/v1/catalogs")["catalogs"]:
         catalog = api(base, "/v1/catalogs/" + listed["name"])
         for alert in catalog["alerts"]:
-            if alert["kind"] == "alert":
+            if alert["kind"] == kind:
                 found.append((f"{listed['name']}/{alert['type']}", listed["name"], alert["type"], alert["example"]))
     return found
 
@@ -80,12 +83,13 @@ def wait_for_gallery(page, expected, limit=20):
     return False
 
 
-def check_locale(page, base, locale, alerts, artifacts, problems):
-    """Checks one locale's gallery; returns each horizontal primary button's side, by alert."""
-    page.get(f"{base}/console?locale={urllib.parse.quote(locale)}&kind=alert")
-    if not wait_for_gallery(page, len(alerts)):
-        problems.append(f"{locale}: the gallery did not show {len(alerts)} alert dialogs within 20 s")
-        return {}
+def load_gallery(page, base, locale, kind, count, artifacts, problems):
+    """Opens the gallery of one kind in one locale; whether it showed `count` previews without
+    a console error, a CSP violation or a fetch from another origin."""
+    page.get(f"{base}/console?locale={urllib.parse.quote(locale)}&kind={kind}")
+    if not wait_for_gallery(page, count):
+        problems.append(f"{locale}: the gallery did not show {count} previews of kind {kind} within 20 s")
+        return False
     time.sleep(0.4)  # the dialogs' appear animation (0.25 to 0.35 s)
     for entry in page.get_log("browser"):
         if entry["level"] in ("SEVERE", "ERROR") or "Content Security Policy" in entry["message"]:
@@ -93,25 +97,101 @@ def check_locale(page, base, locale, alerts, artifacts, problems):
     violations = page.execute_script("return window.performance.getEntriesByType('resource').filter(e => !e.name.startsWith(location.origin)).map(e => e.name)")
     for name in violations:
         problems.append(f"{locale}: fetched from another origin: {name}")
-    shoot_page(page, os.path.join(artifacts, f"gallery-alert-{locale}.png"))
+    shoot_page(page, os.path.join(artifacts, f"gallery-{kind}-{locale}.png"))
+    return True
 
+
+def rendered(base, catalog, alert_type, example, locale):
+    """The spec the render API answers, with the catalog's example parameters."""
+    return api(base, f"/v1/catalogs/{catalog}/alerts/{alert_type}", {**{k: str(v) for k, v in example.items()}, "locale": locale})
+
+
+def preview_of(page, alert_id, spec, where, problems):
+    """The alert's one preview and its device, checked for the spec's direction and language."""
+    previews = page.find_elements(By.CSS_SELECTOR, f'article.preview[data-alert="{alert_id}"]')
+    if len(previews) != 1:
+        problems.append(f"{where}: {len(previews)} previews in the page, not 1")
+        return None, None
+    device = previews[0].find_element(By.CSS_SELECTOR, ".device")
+    if device.get_attribute("dir") != spec["direction"]:
+        problems.append(f"{where}: the device's dir is {device.get_attribute('dir')!r}, the spec's direction {spec['direction']!r}")
+    if device.get_attribute("lang") != spec["locale"]:
+        problems.append(f"{where}: the device's lang is {device.get_attribute('lang')!r}, not {spec['locale']!r}")
+    return previews[0], device
+
+
+def texts(container, selector):
+    return [e.get_property("textContent") for e in container.find_elements(By.CSS_SELECTOR, selector)]
+
+
+def check_sheets(page, base, locale, sheets, artifacts, problems):
+    """Each action sheet: its title and message, the options in the spec's order, then the cancel button apart."""
+    if not sheets or not load_gallery(page, base, locale, "sheet", len(sheets), artifacts, problems):
+        return
+    for alert_id, catalog, alert_type, example in sheets:
+        spec = rendered(base, catalog, alert_type, example, locale)
+        where = f"{locale} {alert_id}"
+        preview, device = preview_of(page, alert_id, spec, where, problems)
+        if preview is None:
+            continue
+        sheet = preview.find_element(By.CSS_SELECTOR, ".sheet")
+        for part in ("title", "message"):
+            if texts(sheet, "." + part) != ([spec[part]] if spec.get(part) else []):
+                problems.append(f"{where}: {part} shows {texts(sheet, '.' + part)!r}, the spec has {spec.get(part)!r}")
+        buttons = sheet.find_elements(By.CSS_SELECTOR, "button")
+        shown = [(b.get_property("textContent"), b.get_attribute("data-role")) for b in buttons]
+        wanted = [(a["label"], a["role"]) for a in spec["options"] + ([spec["cancel"]] if spec.get("cancel") else [])]
+        if shown != wanted:
+            problems.append(f"{where}: buttons {shown!r}, the spec's options then its cancel {wanted!r}")
+        last = sheet.find_elements(By.CSS_SELECTOR, ".sheet-cancel button")
+        if spec.get("cancel") and (len(last) != 1 or last[0].get_property("textContent") != spec["cancel"]["label"]):
+            problems.append(f"{where}: the cancel button is not apart at the bottom")
+        device.screenshot(os.path.join(artifacts, f"{alert_id.replace('/', '-')}-{locale}.png"))
+
+
+def check_parameters(page, base, alerts, problems):
+    """Typing a new value into an alert's parameter and pressing Enter renders it again with
+    the value, the keyboard's focus back on the form."""
+    for alert_id, catalog, alert_type, example in alerts:
+        spec = rendered(base, catalog, alert_type, example, "en")
+        shown = (spec.get("title") or "") + (spec.get("message") or "")
+        name = next((n for n, v in example.items() if isinstance(v, str) and v and v in shown), None)
+        if name is None:
+            continue
+        preview = page.find_element(By.CSS_SELECTOR, f'article.preview[data-alert="{alert_id}"]')
+        field = preview.find_element(By.CSS_SELECTOR, f'.parameters input[name="{name}"]')
+        field.clear()
+        field.send_keys("Zoë Quinn" + Keys.ENTER)
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            dialog = page.find_elements(By.CSS_SELECTOR, f'article.preview[data-alert="{alert_id}"] .dialog')
+            if dialog and "Zoë Quinn" in dialog[0].get_property("textContent"):
+                break
+            time.sleep(0.1)
+        else:
+            problems.append(f"en {alert_id}: {name}=Zoë Quinn typed and entered, the dialog does not show it")
+            return
+        focused = page.switch_to.active_element
+        if focused.get_attribute("type") != "submit" or not focused.find_elements(By.XPATH, f'ancestor::article[@data-alert="{alert_id}"]'):
+            problems.append(f"en {alert_id}: after rendering again the focus is not on the form's button")
+        return
+    problems.append("no alert dialog has a text parameter its title or message shows, to edit")
+
+
+def check_dialogs(page, base, locale, alerts, artifacts, problems):
+    """Checks one locale's alert dialogs; returns each horizontal primary button's side, by alert."""
+    if not load_gallery(page, base, locale, "alert", len(alerts), artifacts, problems):
+        return {}
     sides = {}
     for alert_id, catalog, alert_type, example in alerts:
-        spec = api(base, f"/v1/catalogs/{catalog}/alerts/{alert_type}", {**{k: str(v) for k, v in example.items()}, "locale": locale})
+        spec = rendered(base, catalog, alert_type, example, locale)
         where = f"{locale} {alert_id}"
-        previews = page.find_elements(By.CSS_SELECTOR, f'article.preview[data-alert="{alert_id}"]')
-        if len(previews) != 1:
-            problems.append(f"{where}: {len(previews)} previews in the page, not 1")
+        preview, device = preview_of(page, alert_id, spec, where, problems)
+        if preview is None:
             continue
-        preview = previews[0]
-        device = preview.find_element(By.CSS_SELECTOR, ".device")
-        if device.get_attribute("dir") != spec["direction"]:
-            problems.append(f"{where}: the device's dir is {device.get_attribute('dir')!r}, the spec's direction {spec['direction']!r}")
-        if device.get_attribute("lang") != spec["locale"]:
-            problems.append(f"{where}: the device's lang is {device.get_attribute('lang')!r}, not {spec['locale']!r}")
         dialog = preview.find_element(By.CSS_SELECTOR, ".dialog")
         for part in ("title", "message"):
-            shown = [e.get_property("textContent") for e in dialog.find_elements(By.CSS_SELECTOR, "." + part)]
+            shown = texts(dialog, "." + part)
             wanted = [spec[part]] if spec.get(part) else []
             if shown != wanted:
                 problems.append(f"{where}: {part} shows {shown!r}, the spec has {wanted!r}")
@@ -176,7 +256,8 @@ def main():
 
     os.makedirs(arguments.artifacts, exist_ok=True)
     base = arguments.url.rstrip("/")
-    alerts = dialogs(base)
+    alerts = alerts_of(base, "alert")
+    sheets = alerts_of(base, "sheet")
     problems = []
     if not alerts:
         problems.append("no catalog has an alert dialog to check")
@@ -185,10 +266,15 @@ def main():
     try:
         page = browser(arguments.chromium, arguments.driver, profile)
         locales = arguments.locales.split(",")
-        sides = {locale: check_locale(page, base, locale, alerts, arguments.artifacts, problems) for locale in locales}
+        sides = {}
+        for locale in locales:
+            sides[locale] = check_dialogs(page, base, locale, alerts, arguments.artifacts, problems)
+            if locale == locales[0]:
+                check_parameters(page, base, alerts, problems)
+            check_sheets(page, base, locale, sheets, arguments.artifacts, problems)
         first = locales[0]
         for locale in locales[1:]:
-            rtl = api(base, f"/v1/catalogs/{alerts[0][1]}/alerts/{alerts[0][2]}", {**{k: str(v) for k, v in alerts[0][3].items()}, "locale": locale})["direction"] == "rtl"
+            rtl = rendered(base, alerts[0][1], alerts[0][2], alerts[0][3], locale)["direction"] == "rtl"
             compared = sorted(set(sides[first]) & set(sides[locale]))
             if rtl and not compared:
                 problems.append(f"{locale}: no dialog with a primary button beside another to compare with {first}")
@@ -198,7 +284,7 @@ def main():
                     problems.append(
                         f"{locale} {alert_id}: the primary button is on the {sides[locale][alert_id]}, "
                         f"in {first} on the {sides[first][alert_id]}; {'mirrored' if rtl else 'the same'} expected")
-        print(f"checked {len(alerts)} alert dialogs in {', '.join(locales)}; primary buttons compared: "
+        print(f"checked {len(alerts)} alert dialogs and {len(sheets)} action sheets in {', '.join(locales)}; primary buttons compared: "
               + ", ".join(f"{locale} {len(found)}" for locale, found in sides.items()))
     finally:
         if page is not None:

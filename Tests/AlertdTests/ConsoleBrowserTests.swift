@@ -30,7 +30,7 @@ struct ConsoleBrowserTests {
     }
 
     @Test(
-        "alert dialogs in en, ar and ja: no console error or CSP violation, the spec's texts and buttons in iOS order, mirrored in ar",
+        "alert dialogs and action sheets in en, ar and ja: no console error or CSP violation, the spec's texts and buttons in iOS order, mirrored in ar",
         .timeLimit(.minutes(5)))
     func alertDialogs() async throws {
         // Given a browser, its driver and Selenium, which `make test` installs: missing is a failure
@@ -62,11 +62,14 @@ struct ConsoleBrowserTests {
         #expect(run.output.contains("checked "), "not the script's report:\n\(run.output)")
         #expect(!run.output.contains("PROBLEM"), "\(run.output)")
 
-        // And left a screenshot of each locale's gallery and of each dialog
+        // And left a screenshot of each locale's galleries and of each dialog and sheet
         let shots = try FileManager.default.contentsOfDirectory(atPath: artifacts.path)
         for locale in Self.locales {
-            #expect(shots.contains("gallery-alert-\(locale).png"), "no gallery screenshot for \(locale) in \(artifacts.path)")
+            for gallery in ["alert", "sheet"] {
+                #expect(shots.contains("gallery-\(gallery)-\(locale).png"), "no \(gallery) gallery screenshot for \(locale) in \(artifacts.path)")
+            }
             #expect(shots.contains("app-logoutConfirm-\(locale).png"), "no dialog screenshot for \(locale)")
+            #expect(shots.contains("app-shareSheet-\(locale).png"), "no sheet screenshot for \(locale)")
         }
 
         // And alertd served it all and is still serving

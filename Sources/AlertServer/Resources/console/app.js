@@ -12,7 +12,8 @@ const status = document.getElementById("status");
 const localePicker = document.getElementById("locale");
 const kindPicker = document.getElementById("kind");
 
-const state = { catalogs: [], locale: "", kind: "" };
+// `drawing` counts the gallery's draws: a preview answered after a newer draw began is dropped.
+const state = { catalogs: [], locale: "", kind: "", drawing: 0 };
 
 async function start() {
   const query = new URLSearchParams(location.search);
@@ -58,6 +59,7 @@ function choose(change) {
 
 /** The whole gallery for the current choice; each alert fetched on its own, in parallel. */
 async function draw() {
+  const generation = ++state.drawing;
   gallery.setAttribute("aria-busy", "true");
   const sections = state.catalogs.map((catalog) => {
     const alerts = catalog.alerts.filter((alert) => !state.kind || alert.kind === state.kind);
@@ -78,17 +80,22 @@ async function draw() {
     }
   }
   await Promise.all(drawn);
+  if (generation !== state.drawing) return;
   gallery.setAttribute("aria-busy", "false");
   say(`${drawn.length} alerts in ${state.locale}.`);
 }
 
-/** One alert: its name, its parameters (editable), and the device showing its spec. */
-async function drawPreview(preview, catalog, alert, params) {
+/**
+ * One alert: its name, its parameters (editable), and the device showing its spec. Drawn
+ * again from its form, it gives the keyboard's focus back to the form's button.
+ */
+async function drawPreview(preview, catalog, alert, params, refocus = false) {
+  const generation = state.drawing;
   const id = `${catalog.name}/${alert.type}`;
   const headingID = `alert-${catalog.name}-${alert.type}`;
   const heading = h("h3", { id: headingID, text: id });
   const meta = h("p", { class: "meta" });
-  const form = parameterForm(alert, params, (changed) => drawPreview(preview, catalog, alert, changed));
+  const form = parameterForm(alert, params, (changed) => drawPreview(preview, catalog, alert, changed, true));
   let body;
   try {
     const spec = await api.render(catalog.name, alert.type, state.locale, params);
@@ -103,8 +110,10 @@ async function drawPreview(preview, catalog, alert, params) {
     preview.dataset.problem = String(error.status || "");
     body = h("p", { class: "problem", role: "alert", text: `alertd answered ${error.status || "nothing"}: ${error.message}` });
   }
+  if (generation !== state.drawing) return;
   preview.setAttribute("aria-labelledby", headingID);
   preview.replaceChildren(heading, meta, form, body);
+  if (refocus) form.querySelector("button")?.focus();
 }
 
 function say(text) {
