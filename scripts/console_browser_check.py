@@ -124,20 +124,29 @@ def texts(container, selector):
     return [e.get_property("textContent") for e in container.find_elements(By.CSS_SELECTOR, selector)]
 
 
-def check_sheets(page, base, locale, sheets, artifacts, problems):
-    """Each action sheet: its title and message, the options in the spec's order, then the cancel button apart."""
-    if not sheets or not load_gallery(page, base, locale, "sheet", len(sheets), artifacts, problems):
-        return
-    for alert_id, catalog, alert_type, example in sheets:
+def each_drawn(page, base, locale, alerts, selector, problems):
+    """Each alert's spec and its drawing (`selector` in its preview), the device checked by
+    `preview_of` and the title and message checked against the spec's."""
+    for alert_id, catalog, alert_type, example in alerts:
         spec = rendered(base, catalog, alert_type, example, locale)
         where = f"{locale} {alert_id}"
         preview, device = preview_of(page, alert_id, spec, where, problems)
         if preview is None:
             continue
-        sheet = preview.find_element(By.CSS_SELECTOR, ".sheet")
+        drawing = preview.find_element(By.CSS_SELECTOR, selector)
         for part in ("title", "message"):
-            if texts(sheet, "." + part) != ([spec[part]] if spec.get(part) else []):
-                problems.append(f"{where}: {part} shows {texts(sheet, '.' + part)!r}, the spec has {spec.get(part)!r}")
+            shown = texts(drawing, "." + part)
+            wanted = [spec[part]] if spec.get(part) else []
+            if shown != wanted:
+                problems.append(f"{where}: {part} shows {shown!r}, the spec has {wanted!r}")
+        yield alert_id, spec, where, device, drawing
+
+
+def check_sheets(page, base, locale, sheets, artifacts, problems):
+    """Each action sheet: its title and message, the options in the spec's order, then the cancel button apart."""
+    if not sheets or not load_gallery(page, base, locale, "sheet", len(sheets), artifacts, problems):
+        return
+    for alert_id, spec, where, device, sheet in each_drawn(page, base, locale, sheets, ".sheet", problems):
         buttons = sheet.find_elements(By.CSS_SELECTOR, "button")
         shown = [(b.get_property("textContent"), b.get_attribute("data-role")) for b in buttons]
         wanted = [(a["label"], a["role"]) for a in spec["options"] + ([spec["cancel"]] if spec.get("cancel") else [])]
@@ -183,18 +192,7 @@ def check_dialogs(page, base, locale, alerts, artifacts, problems):
     if not load_gallery(page, base, locale, "alert", len(alerts), artifacts, problems):
         return {}
     sides = {}
-    for alert_id, catalog, alert_type, example in alerts:
-        spec = rendered(base, catalog, alert_type, example, locale)
-        where = f"{locale} {alert_id}"
-        preview, device = preview_of(page, alert_id, spec, where, problems)
-        if preview is None:
-            continue
-        dialog = preview.find_element(By.CSS_SELECTOR, ".dialog")
-        for part in ("title", "message"):
-            shown = texts(dialog, "." + part)
-            wanted = [spec[part]] if spec.get(part) else []
-            if shown != wanted:
-                problems.append(f"{where}: {part} shows {shown!r}, the spec has {wanted!r}")
+    for alert_id, spec, where, device, dialog in each_drawn(page, base, locale, alerts, ".dialog", problems):
         horizontal, ordered = ios_order(spec["actions"], spec.get("presentation", {}).get("actionsLayout"))
         buttons = dialog.find_elements(By.CSS_SELECTOR, ".actions button")
         shown = [(b.get_property("textContent"), b.get_attribute("data-role")) for b in buttons]
