@@ -8,9 +8,10 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # and what the tests need on top (python3-venv: the
 # schema test checks specs with Python's jsonschema, installed from PyPI into $(VENV);
 # postgresql-15: the PostgreSQL store's tests start throwaway clusters with its initdb and pg_ctl;
-# chromium and chromium-driver: the console's browser tests drive headless Chromium with Selenium).
+# chromium and chromium-driver: the console's browser tests drive headless Chromium with Selenium;
+# fonts-wqy-zenhei: Chinese and Japanese glyphs for their screenshots, which show boxes without).
 BUILD_PACKAGES := pkg-config libmicrohttpd-dev libsqlite3-dev libmimalloc-dev
-TEST_PACKAGES := $(BUILD_PACKAGES) curl python3 python3-venv postgresql-15 chromium chromium-driver
+TEST_PACKAGES := $(BUILD_PACKAGES) curl python3 python3-venv postgresql-15 chromium chromium-driver fonts-wqy-zenhei
 BENCH_PACKAGES := $(BUILD_PACKAGES) wrk curl gcc libc6-dev
 # bench-postgres: postgresql-15 ships initdb, pg_ctl, psql and pgbench (in /usr/lib/postgresql/15/bin).
 BENCH_POSTGRES_PACKAGES := $(BUILD_PACKAGES) wrk curl python3 postgresql-15

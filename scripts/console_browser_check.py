@@ -9,7 +9,8 @@ else stacked with the cancel button last) and with their roles; each sheet its o
 spec's order and its cancel button apart below them; the device is mirrored (`dir="rtl"`)
 exactly for right-to-left specs, and in a right-to-left locale every primary button beside
 another sits on the other side of its dialog than in the first locale. In the first locale, a
-parameter typed into an alert's form and entered renders the alert again with it. Screenshots of the page and of each dialog go to the artifacts folder; afterwards no
+parameter typed into an alert's form and entered renders the alert again with it. The first
+dialog compared in every locale of its catalog and the pseudo-locales shows each one's spec. Screenshots of the page and of each dialog go to the artifacts folder; afterwards no
 process of the browser or its driver may be left running.
 
 Prints one line per problem and exits 1 when there is any; 0 otherwise. The browser and its
@@ -86,18 +87,25 @@ def wait_for_gallery(page, expected, limit=20):
 def load_gallery(page, base, locale, kind, count, artifacts, problems):
     """Opens the gallery of one kind in one locale; whether it showed `count` previews without
     a console error, a CSP violation or a fetch from another origin."""
-    page.get(f"{base}/console?locale={urllib.parse.quote(locale)}&kind={kind}")
+    query = urllib.parse.urlencode({"locale": locale, "kind": kind})
+    return load_page(page, base, query, locale, count, f"gallery-{kind}-{locale}.png", artifacts, problems)
+
+
+def load_page(page, base, query, label, count, shot, artifacts, problems):
+    """Opens the console with `query`; whether it showed `count` previews without a console
+    error, a CSP violation or a fetch from another origin. A screenshot of the page goes to `shot`."""
+    page.get(f"{base}/console?{query}")
     if not wait_for_gallery(page, count):
-        problems.append(f"{locale}: the gallery did not show {count} previews of kind {kind} within 20 s")
+        problems.append(f"{label}: the console did not show {count} previews within 20 s ({query})")
         return False
     time.sleep(0.4)  # the dialogs' appear animation (0.25 to 0.35 s)
     for entry in page.get_log("browser"):
         if entry["level"] in ("SEVERE", "ERROR") or "Content Security Policy" in entry["message"]:
-            problems.append(f"{locale}: browser console: {entry['level']} {entry['message']}")
+            problems.append(f"{label}: browser console: {entry['level']} {entry['message']}")
     violations = page.execute_script("return window.performance.getEntriesByType('resource').filter(e => !e.name.startsWith(location.origin)).map(e => e.name)")
     for name in violations:
-        problems.append(f"{locale}: fetched from another origin: {name}")
-    shoot_page(page, os.path.join(artifacts, f"gallery-{kind}-{locale}.png"))
+        problems.append(f"{label}: fetched from another origin: {name}")
+    shoot_page(page, os.path.join(artifacts, shot))
     return True
 
 
@@ -140,6 +148,32 @@ def each_drawn(page, base, locale, alerts, selector, problems):
             if shown != wanted:
                 problems.append(f"{where}: {part} shows {shown!r}, the spec has {wanted!r}")
         yield alert_id, spec, where, device, drawing
+
+
+def check_comparison(page, base, alert, artifacts, problems):
+    """One alert in every locale of its catalog and in the pseudo-locales, side by side: each
+    device in the locale its spec has, `ar-XB` mirrored, `en-XA` bracketed."""
+    alert_id, catalog_name, alert_type, example = alert
+    catalog = api(base, "/v1/catalogs/" + catalog_name)
+    locales = catalog["locales"] + catalog["pseudoLocales"]
+    query = urllib.parse.urlencode({"compare": alert_id})
+    if not load_page(page, base, query, f"compare {alert_id}", len(locales), f"compare-{alert_id.replace('/', '-')}.png", artifacts, problems):
+        return
+    for locale in locales:
+        spec = rendered(base, catalog_name, alert_type, example, locale)
+        where = f"compare {alert_id} {locale}"
+        previews = page.find_elements(By.CSS_SELECTOR, f'article.preview[data-asked="{locale}"]')
+        if len(previews) != 1:
+            problems.append(f"{where}: {len(previews)} previews, not 1")
+            continue
+        device = previews[0].find_element(By.CSS_SELECTOR, ".device")
+        if (device.get_attribute("lang"), device.get_attribute("dir")) != (spec["locale"], spec["direction"]):
+            problems.append(f"{where}: the device is {device.get_attribute('lang')} {device.get_attribute('dir')}, the spec {spec['locale']} {spec['direction']}")
+        if texts(previews[0], ".title") != [spec["title"]]:
+            problems.append(f"{where}: the title shows {texts(previews[0], '.title')!r}, the spec has {spec['title']!r}")
+    pseudo = {locale: rendered(base, catalog_name, alert_type, example, locale) for locale in ("en-XA", "ar-XB")}
+    if not (pseudo["en-XA"]["title"].startswith("[") and pseudo["ar-XB"]["direction"] == "rtl"):
+        problems.append(f"compare {alert_id}: the pseudo-locales are not en-XA bracketed and ar-XB right to left")
 
 
 def check_sheets(page, base, locale, sheets, artifacts, problems):
@@ -268,8 +302,10 @@ def main():
         for locale in locales:
             sides[locale] = check_dialogs(page, base, locale, alerts, arguments.artifacts, problems)
             if locale == locales[0]:
-                check_parameters(page, base, alerts, problems)
+                check_parameters(page, base, alerts, problems)  # on the dialogs' gallery, still open
             check_sheets(page, base, locale, sheets, arguments.artifacts, problems)
+        if alerts:
+            check_comparison(page, base, alerts[0], arguments.artifacts, problems)
         first = locales[0]
         for locale in locales[1:]:
             rtl = rendered(base, alerts[0][1], alerts[0][2], alerts[0][3], locale)["direction"] == "rtl"

@@ -1,6 +1,7 @@
 // The gallery: every alert of every catalog, rendered from the spec an app receives, in the
-// locale picked (the catalogs' locales and the pseudo-locales). The choice lives in the URL
-// (`?locale=ar&kind=alert`), so a view can be linked and reloaded.
+// locale picked (the catalogs' locales and the pseudo-locales), or one alert in all its
+// catalog's locales side by side. The choice lives in the URL (`?locale=ar&kind=alert`,
+// `?compare=app/questionExit`), so a view can be linked and reloaded.
 import * as api from "./api.js";
 import { describeAction } from "./buttons.js";
 import { h } from "./dom.js";
@@ -13,11 +14,12 @@ const localePicker = document.getElementById("locale");
 const kindPicker = document.getElementById("kind");
 
 // `drawing` counts the gallery's draws: a preview answered after a newer draw began is dropped.
-const state = { catalogs: [], locale: "", kind: "", drawing: 0 };
+const state = { catalogs: [], locale: "", kind: "", compare: "", drawing: 0 };
 
 async function start() {
   const query = new URLSearchParams(location.search);
   state.kind = query.get("kind") || "";
+  state.compare = query.get("compare") || "";
   try {
     const listed = await api.catalogs();
     state.catalogs = await Promise.all(listed.map(async (entry) => ({ ...entry, ...(await api.catalog(entry.name)) })));
@@ -48,17 +50,24 @@ function fillLocales(asked) {
   localePicker.value = state.locale;
 }
 
+/** A new choice of locale, kind or alert to compare, kept in the URL. */
 function choose(change) {
-  Object.assign(state, change);
+  Object.assign(state, { compare: "" }, change);
+  history.replaceState(null, "", `?${galleryQuery()}`);
+  draw();
+}
+
+function galleryQuery(compare = state.compare) {
   const query = new URLSearchParams();
   if (state.locale) query.set("locale", state.locale);
   if (state.kind) query.set("kind", state.kind);
-  history.replaceState(null, "", `?${query}`);
-  draw();
+  if (compare) query.set("compare", compare);
+  return query;
 }
 
 /** The whole gallery for the current choice; each alert fetched on its own, in parallel. */
 async function draw() {
+  if (state.compare) return drawComparison();
   const generation = ++state.drawing;
   gallery.setAttribute("aria-busy", "true");
   const sections = state.catalogs.map((catalog) => {
@@ -76,29 +85,59 @@ async function draw() {
     for (const alert of alerts) {
       const preview = h("article", { class: "preview", "data-alert": `${catalog.name}/${alert.type}`, "data-kind": alert.kind });
       grid.append(preview);
-      drawn.push(drawPreview(preview, catalog, alert, { ...alert.example }));
+      drawn.push(drawPreview(preview, catalog, alert, state.locale, { ...alert.example }));
     }
   }
+  await finish(generation, drawn, `${drawn.length} alerts in ${state.locale}.`);
+}
+
+/** One alert in every locale of its catalog, then its pseudo-locales, side by side. */
+async function drawComparison() {
+  const generation = ++state.drawing;
+  gallery.setAttribute("aria-busy", "true");
+  const [name, type] = state.compare.split("/");
+  const catalog = state.catalogs.find((entry) => entry.name === name);
+  const alert = catalog?.alerts.find((entry) => entry.type === type);
+  const back = h("a", { href: `?${galleryQuery("")}`, text: "Back to the gallery" });
+  if (!alert) {
+    gallery.replaceChildren(back, h("p", { class: "problem", role: "alert", text: `There is no alert ${state.compare}.` }));
+    gallery.setAttribute("aria-busy", "false");
+    return;
+  }
+  const grid = h("div", { class: "grid" });
+  gallery.replaceChildren(h("section", { class: "catalog", "aria-labelledby": "comparison" },
+    h("h2", { id: "comparison", text: `${state.compare} in every locale` }), back, grid));
+  const locales = [...catalog.locales, ...(catalog.pseudoLocales || [])];
+  const drawn = locales.map((locale) => {
+    const preview = h("article", { class: "preview", "data-alert": state.compare, "data-kind": alert.kind, "data-asked": locale });
+    grid.append(preview);
+    return drawPreview(preview, catalog, alert, locale, { ...alert.example });
+  });
+  await finish(generation, drawn, `${state.compare} in ${locales.length} locales.`);
+}
+
+async function finish(generation, drawn, summary) {
   await Promise.all(drawn);
   if (generation !== state.drawing) return;
   gallery.setAttribute("aria-busy", "false");
-  say(`${drawn.length} alerts in ${state.locale}.`);
+  say(summary);
 }
 
 /**
  * One alert: its name, its parameters (editable), and the device showing its spec. Drawn
  * again from its form, it gives the keyboard's focus back to the form's button.
  */
-async function drawPreview(preview, catalog, alert, params, refocus = false) {
+async function drawPreview(preview, catalog, alert, locale, params, refocus = false) {
   const generation = state.drawing;
   const id = `${catalog.name}/${alert.type}`;
-  const headingID = `alert-${catalog.name}-${alert.type}`;
-  const heading = h("h3", { id: headingID, text: id });
+  const headingID = `alert-${catalog.name}-${alert.type}-${locale}`;
+  const heading = h("h3", { id: headingID, text: state.compare ? locale : id });
+  const compare = state.compare ? null : h("a", { class: "compare", href: `?${galleryQuery(id)}`, text: "Every locale", "aria-label": `${id} in every locale` });
   const meta = h("p", { class: "meta" });
-  const form = parameterForm(alert, params, (changed) => drawPreview(preview, catalog, alert, changed, true));
+  const form = parameterForm(alert, params, (changed) => drawPreview(preview, catalog, alert, locale, changed, true));
   let body;
   try {
-    const spec = await api.render(catalog.name, alert.type, state.locale, params);
+    const spec = await api.render(catalog.name, alert.type, locale, params);
     const { frame, caption } = device(spec, (action) => say(`${id}: “${action.label}” (${action.role || "default"}) ${describeAction(action)}.`));
     frame.setAttribute("aria-label", `${id} on an iPhone, ${spec.locale}`);
     frame.setAttribute("role", "region");
@@ -112,7 +151,7 @@ async function drawPreview(preview, catalog, alert, params, refocus = false) {
   }
   if (generation !== state.drawing) return;
   preview.setAttribute("aria-labelledby", headingID);
-  preview.replaceChildren(heading, meta, form, body);
+  preview.replaceChildren(h("div", { class: "preview-head" }, heading, compare), meta, form, body);
   if (refocus) form.querySelector("button")?.focus();
 }
 
