@@ -10,7 +10,9 @@ spec's order and its cancel button apart below them; the device is mirrored (`di
 exactly for right-to-left specs, and in a right-to-left locale every primary button beside
 another sits on the other side of its dialog than in the first locale. In the first locale, a
 parameter typed into an alert's form and entered renders the alert again with it. The first
-dialog compared in every locale of its catalog and the pseudo-locales shows each one's spec. Screenshots of the page and of each dialog go to the artifacts folder; afterwards no
+dialog compared in every locale of its catalog and the pseudo-locales shows each one's spec; at
+the default text size no built-in text is flagged as not fitting, and a long value typed into
+a toast's parameter is. Screenshots of the page and of each dialog go to the artifacts folder; afterwards no
 process of the browser or its driver may be left running.
 
 Prints one line per problem and exits 1 when there is any; 0 otherwise. The browser and its
@@ -148,6 +150,35 @@ def each_drawn(page, base, locale, alerts, selector, problems):
             if shown != wanted:
                 problems.append(f"{where}: {part} shows {shown!r}, the spec has {wanted!r}")
         yield alert_id, spec, where, device, drawing
+
+
+def check_overflow(page, base, locale, artifacts, problems):
+    """At the default text size no text of the built-in catalogs is flagged as not fitting in
+    `locale`; a long value typed into a toast's parameter is."""
+    listed = [alert for kind in ("alert", "sheet", "hud", "toast", "card") for alert in alerts_of(base, kind)]
+    if not load_page(page, base, urllib.parse.urlencode({"locale": locale}), f"{locale} every kind", len(listed), f"gallery-{locale}.png", artifacts, problems):
+        return
+    for preview in page.find_elements(By.CSS_SELECTOR, "article.preview"):
+        if preview.get_attribute("data-overflow") != "0":
+            flag = preview.find_elements(By.CSS_SELECTOR, ".overflow-flag")
+            problems.append(f"{locale} {preview.get_attribute('data-alert')}: flagged as not fitting: {flag[0].text if flag else preview.get_attribute('data-overflow')}")
+    toasts = [alert for alert in listed if alert[0] in {a[0] for a in alerts_of(base, "toast")}]
+    for alert_id, catalog, alert_type, example in toasts:
+        name = next((n for n, v in example.items() if isinstance(v, str)), None)
+        if name is None:
+            continue
+        selector = f'article.preview[data-alert="{alert_id}"]'
+        field = page.find_element(By.CSS_SELECTOR, f'{selector} .parameters input[name="{name}"]')
+        field.clear()
+        field.send_keys("Maximiliane Alexandrina Konstantinopoulou-Wittelsbach von Hohenberg" + Keys.ENTER)
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and not page.find_elements(By.CSS_SELECTOR, f"{selector} .overflow-flag"):
+            time.sleep(0.1)
+        flags = page.find_elements(By.CSS_SELECTOR, f"{selector} .overflow-flag")
+        if not flags or not flags[0].is_displayed() or "Maximiliane" not in flags[0].text:
+            problems.append(f"{locale} {alert_id}: a long {name} does not flag the text that no longer fits")
+        return
+    problems.append("no toast has a text parameter to overflow its cells with")
 
 
 def check_comparison(page, base, alert, artifacts, problems):
@@ -306,6 +337,7 @@ def main():
             check_sheets(page, base, locale, sheets, arguments.artifacts, problems)
         if alerts:
             check_comparison(page, base, alerts[0], arguments.artifacts, problems)
+        check_overflow(page, base, locales[0], arguments.artifacts, problems)
         first = locales[0]
         for locale in locales[1:]:
             rtl = rendered(base, alerts[0][1], alerts[0][2], alerts[0][3], locale)["direction"] == "rtl"

@@ -72,6 +72,7 @@ struct ConsoleBrowserTests {
             #expect(shots.contains("app-shareSheet-\(locale).png"), "no sheet screenshot for \(locale)")
         }
         #expect(shots.contains { $0.hasPrefix("compare-") }, "no screenshot of an alert in every locale")
+        #expect(shots.contains("gallery-en.png"), "no screenshot of every kind in en")
 
         // And alertd served it all and is still serving
         #expect(try RawHTTPClient(port: port).request("GET", "/livez").status == 200)

@@ -5,6 +5,7 @@
 import * as api from "./api.js";
 import { describeAction } from "./buttons.js";
 import { h } from "./dom.js";
+import { overflowing, textSizes } from "./overflow.js";
 import { parameterForm } from "./parameters.js";
 import { device } from "./render.js";
 
@@ -12,14 +13,16 @@ const gallery = document.getElementById("gallery");
 const status = document.getElementById("status");
 const localePicker = document.getElementById("locale");
 const kindPicker = document.getElementById("kind");
+const sizePicker = document.getElementById("size");
 
 // `drawing` counts the gallery's draws: a preview answered after a newer draw began is dropped.
-const state = { catalogs: [], locale: "", kind: "", compare: "", drawing: 0 };
+const state = { catalogs: [], locale: "", kind: "", size: "default", compare: "", drawing: 0 };
 
 async function start() {
   const query = new URLSearchParams(location.search);
   state.kind = query.get("kind") || "";
   state.compare = query.get("compare") || "";
+  state.size = textSizes[query.get("size")] ? query.get("size") : "default";
   try {
     const listed = await api.catalogs();
     state.catalogs = await Promise.all(listed.map(async (entry) => ({ ...entry, ...(await api.catalog(entry.name)) })));
@@ -30,8 +33,10 @@ async function start() {
   }
   fillLocales(query.get("locale"));
   kindPicker.value = state.kind;
+  sizePicker.value = state.size;
   localePicker.addEventListener("change", () => choose({ locale: localePicker.value }));
   kindPicker.addEventListener("change", () => choose({ kind: kindPicker.value }));
+  sizePicker.addEventListener("change", () => choose({ size: sizePicker.value, compare: state.compare }));
   await draw();
 }
 
@@ -61,6 +66,7 @@ function galleryQuery(compare = state.compare) {
   const query = new URLSearchParams();
   if (state.locale) query.set("locale", state.locale);
   if (state.kind) query.set("kind", state.kind);
+  if (state.size !== "default") query.set("size", state.size);
   if (compare) query.set("compare", compare);
   return query;
 }
@@ -136,9 +142,12 @@ async function drawPreview(preview, catalog, alert, locale, params, refocus = fa
   const meta = h("p", { class: "meta" });
   const form = parameterForm(alert, params, (changed) => drawPreview(preview, catalog, alert, locale, changed, true));
   let body;
+  let measure;
   try {
     const spec = await api.render(catalog.name, alert.type, locale, params);
-    const { frame, caption } = device(spec, (action) => say(`${id}: “${action.label}” (${action.role || "default"}) ${describeAction(action)}.`));
+    const { frame, screen, caption } = device(
+      spec, (action) => say(`${id}: “${action.label}” (${action.role || "default"}) ${describeAction(action)}.`), textSizes[state.size].points);
+    measure = screen;
     frame.setAttribute("aria-label", `${id} on an iPhone, ${spec.locale}`);
     frame.setAttribute("role", "region");
     preview.dataset.locale = spec.locale;
@@ -152,7 +161,19 @@ async function drawPreview(preview, catalog, alert, locale, params, refocus = fa
   if (generation !== state.drawing) return;
   preview.setAttribute("aria-labelledby", headingID);
   preview.replaceChildren(h("div", { class: "preview-head" }, heading, compare), meta, form, body);
+  if (measure) flagOverflow(preview, measure, body);
   if (refocus) form.querySelector("button")?.focus();
+}
+
+/** Marks the texts that do not fit, and says which above the device. */
+function flagOverflow(preview, screen, device) {
+  const cut = overflowing(screen);
+  preview.dataset.overflow = String(cut.length);
+  if (!cut.length) return;
+  for (const element of cut) element.classList.add("overflowing");
+  const texts = cut.map((element) => element.dataset.fit === "screen"
+    ? "the popup, taller than the screen" : `“${element.textContent.trim().slice(0, 80)}”`).join(", ");
+  preview.insertBefore(h("p", { class: "overflow-flag", role: "note", text: `Does not fit at ${textSizes[state.size].name}: ${texts}` }), device);
 }
 
 function say(text) {

@@ -32,6 +32,7 @@ export function actionButton(action, onTap) {
     class: `action role-${action.role || "default"}`,
     "data-role": action.role || "default",
     "data-action-id": action.id,
+    "data-fit": "line",
     text: action.label,
     onclick: () => onTap?.(action),
   });

@@ -31,7 +31,7 @@ const weights = { regular: 400, medium: 500, semibold: 600, bold: 700 };
 /** A spec font (`size` points, `weight`, optional `family`) on `element`. */
 export function applyFont(element, font) {
   if (!font) return;
-  if (font.size) element.style.fontSize = `${font.size}px`;
+  if (font.size) element.style.fontSize = `calc(var(--pt, 1px) * ${font.size})`;
   if (font.weight) element.style.fontWeight = String(weights[font.weight] || 400);
   if (font.family) element.style.fontFamily = `"${font.family}", system-ui, sans-serif`;
 }

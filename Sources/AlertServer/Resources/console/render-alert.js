@@ -16,6 +16,7 @@ export function renderAlert(spec, screen, onTap) {
   const messageID = uid("message");
   const box = h("div", {
     class: `dialog style-${spec.style || "dialog"} header-${presentation.headerLayout || "vertical"}`,
+    "data-fit": "screen",
     role: "group",
     "aria-roledescription": "alert dialog",
     "aria-labelledby": spec.title ? titleID : undefined,

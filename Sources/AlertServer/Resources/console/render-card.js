@@ -36,7 +36,7 @@ export function renderCard(spec, screen, onTap) {
 
 function card(page, index, count, colors, onButton, onDismiss) {
   const titleID = uid("title");
-  const element = h("div", { class: "card appear-slide", role: "group", "aria-roledescription": "card", "aria-labelledby": titleID });
+  const element = h("div", { class: "card appear-slide", "data-fit": "screen", role: "group", "aria-roledescription": "card", "aria-labelledby": titleID });
   const tint = cssColor(colors.tintColor);
   if (tint) element.style.setProperty("--tint", tint);
   element.append(h("div", { class: "card-top" },
@@ -49,13 +49,13 @@ function card(page, index, count, colors, onButton, onDismiss) {
   element.append(title);
   if (page.description) element.append(h("p", { class: "message", text: page.description }));
   if (page.actionButton) {
-    const button = h("button", { type: "button", class: "card-action", "data-role": "primary", text: page.actionButton.title, onclick: () => onButton(page.actionButton, "action") });
+    const button = h("button", { type: "button", class: "card-action", "data-role": "primary", "data-fit": "line", text: page.actionButton.title, onclick: () => onButton(page.actionButton, "action") });
     button.style.backgroundColor = cssColor(colors.actionButtonColor) || "#007aff";
     button.style.color = cssColor(colors.actionButtonTitleColor) || "#fff";
     element.append(button);
   }
   if (page.alternativeButton) {
-    const button = h("button", { type: "button", class: "card-alternative", "data-role": "default", text: page.alternativeButton.title, onclick: () => onButton(page.alternativeButton, "alternative") });
+    const button = h("button", { type: "button", class: "card-alternative", "data-role": "default", "data-fit": "line", text: page.alternativeButton.title, onclick: () => onButton(page.alternativeButton, "alternative") });
     button.style.color = cssColor(colors.alternativeButtonTitleColor) || "#007aff";
     element.append(button);
   }

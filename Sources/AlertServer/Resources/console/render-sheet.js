@@ -15,6 +15,7 @@ export function renderSheet(spec, screen, onTap) {
   for (const option of spec.options || []) group.append(actionButton(option, onTap));
   const sheet = h("div", {
     class: "sheet appear-slide",
+    "data-fit": "screen",
     role: "group",
     "aria-roledescription": "action sheet",
     "aria-labelledby": spec.title ? titleID : undefined,

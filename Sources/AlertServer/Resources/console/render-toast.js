@@ -57,7 +57,7 @@ function layout(root, innerWidth) {
         drawn = h("div", { class: `toast-${element.type}` }, (element.items || []).map(node));
         break;
       case "text": {
-        drawn = h("p", { class: "toast-text", text: element.text });
+        drawn = h("p", { class: "toast-text", "data-fit": "box", text: element.text });
         applyFont(drawn, element.font || { size: 15 });
         drawn.style.color = cssColor(element.color) || "#fff";
         drawn.style.textAlign = { leading: "start", center: "center", trailing: "end" }[element.alignment] || "start";
@@ -71,9 +71,11 @@ function layout(root, innerWidth) {
       default:
         drawn = h("span", { class: "toast-spacer", "aria-hidden": "true" });
     }
+    // A leaf has the size of its cells (text that needs more is cut and flagged); a row or a
+    // column, the size of what it holds.
     const size = cells(element);
     drawn.style.width = `${size.width * cell}px`;
-    drawn.style.minHeight = `${size.height * cell}px`;
+    drawn.style[element.type === "beside" || element.type === "stacked" ? "minHeight" : "height"] = `${size.height * cell}px`;
     return drawn;
   };
   return node(root);

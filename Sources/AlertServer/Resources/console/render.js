@@ -11,9 +11,10 @@ const renderers = { alert: renderAlert, sheet: renderSheet, hud: renderHUD, toas
 
 /**
  * A device showing `spec`: `dir` and `lang` from the spec, so a right-to-left locale mirrors
- * the layout as iOS does. `onTap(action)` hears the buttons.
+ * the layout as iOS does. `onTap(action)` hears the buttons; `points` is the size of a text
+ * point in CSS pixels (1, or more for a larger text size).
  */
-export function device(spec, onTap) {
+export function device(spec, onTap, points = 1) {
   const screen = h("div", { class: "screen" },
     h("div", { class: "status-bar", "aria-hidden": "true" }, h("span", { text: "9:41" }), h("span", { class: "notch" })),
     h("div", { class: "app-content", "aria-hidden": "true" }, h("span"), h("span"), h("span")));
@@ -21,5 +22,6 @@ export function device(spec, onTap) {
   const caption = render ? render(spec, screen, onTap) : null;
   if (!render) screen.append(h("p", { class: "unknown", text: `alertd's console cannot draw a ${spec.kind}.` }));
   const frame = h("div", { class: "device", dir: spec.direction === "rtl" ? "rtl" : "ltr", lang: spec.locale === "und" ? undefined : spec.locale }, screen);
-  return { frame, caption };
+  frame.style.setProperty("--pt", `${points}px`);
+  return { frame, screen, caption };
 }
