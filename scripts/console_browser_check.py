@@ -56,11 +56,13 @@ def alerts_of(base, kind):
     return found
 
 
-def ios_order(actions, layout):
-    """The order UIAlertController shows buttons in, as the console's buttons.js arranges them."""
+def ios_order(actions, layout, stacked):
+    """The order UIAlertController shows buttons in, as the console's buttons.js arranges them:
+    a row when the spec allows one (two buttons at most) and the page did not have to stack it
+    (`stacked`: the titles did not fit side by side)."""
     cancel = [a for a in actions if a["role"] == "cancel"]
     others = [a for a in actions if a["role"] != "cancel"]
-    horizontal = layout != "vertical" and len(actions) <= 2
+    horizontal = layout != "vertical" and len(actions) <= 2 and not stacked
     return horizontal, (cancel + others if horizontal else others + cancel)
 
 
@@ -258,7 +260,8 @@ def check_dialogs(page, base, locale, alerts, artifacts, problems):
         return {}
     sides = {}
     for alert_id, spec, where, device, dialog in each_drawn(page, base, locale, alerts, ".dialog", problems):
-        horizontal, ordered = ios_order(spec["actions"], spec.get("presentation", {}).get("actionsLayout"))
+        stacked = "vertical" in dialog.find_element(By.CSS_SELECTOR, ".actions").get_attribute("class").split()
+        horizontal, ordered = ios_order(spec["actions"], spec.get("presentation", {}).get("actionsLayout"), stacked)
         buttons = dialog.find_elements(By.CSS_SELECTOR, ".actions button")
         shown = [(b.get_property("textContent"), b.get_attribute("data-role")) for b in buttons]
         wanted = [(a["label"], a["role"]) for a in ordered]

@@ -3,7 +3,7 @@
 // catalog's locales side by side. The choice lives in the URL (`?locale=ar&kind=alert`,
 // `?compare=app/questionExit`), so a view can be linked and reloaded.
 import * as api from "./api.js";
-import { describeAction } from "./buttons.js";
+import { describeAction, stackIfCut } from "./buttons.js";
 import { h } from "./dom.js";
 import { overflowing, textSizes } from "./overflow.js";
 import { parameterForm } from "./parameters.js";
@@ -161,7 +161,10 @@ async function drawPreview(preview, catalog, alert, locale, params, refocus = fa
   if (generation !== state.drawing) return;
   preview.setAttribute("aria-labelledby", headingID);
   preview.replaceChildren(h("div", { class: "preview-head" }, heading, compare), meta, form, body);
-  if (measure) flagOverflow(preview, measure, body);
+  if (measure) {
+    stackIfCut(measure);
+    flagOverflow(preview, measure, body);
+  }
   if (refocus) form.querySelector("button")?.focus();
 }
 

@@ -4,13 +4,28 @@ import { applyFont, cssColor, h } from "./dom.js";
 /**
  * The actions in the order an iPhone shows them: two side by side with the cancel button
  * leading (left, or right in a right-to-left locale), else stacked with the cancel button last.
- * `horizontal` says whether the spec asks for a row; a row holds at most two buttons.
+ * `horizontal` says whether the spec asks for a row; a row holds at most two buttons (and only
+ * while their titles fit: see `stackIfCut`).
  */
 export function arrangeActions(actions, layout) {
   const cancel = actions.filter((action) => action.role === "cancel");
   const others = actions.filter((action) => action.role !== "cancel");
   const horizontal = layout !== "vertical" && actions.length <= 2;
   return { horizontal, ordered: horizontal ? [...cancel, ...others] : [...others, ...cancel] };
+}
+
+/**
+ * Once the buttons are in the page: a row whose titles do not fit side by side is stacked,
+ * the cancel button last, as UIKit stacks them.
+ */
+export function stackIfCut(screen) {
+  for (const row of screen.querySelectorAll(".actions.horizontal")) {
+    const buttons = [...row.children];
+    if (!buttons.some((button) => button.scrollWidth > button.clientWidth + 1)) continue;
+    row.classList.replace("horizontal", "vertical");
+    const cancel = buttons.filter((button) => button.dataset.role === "cancel");
+    row.replaceChildren(...buttons.filter((button) => button.dataset.role !== "cancel"), ...cancel);
+  }
 }
 
 /** What tapping a button does, in words, for the status line. */
