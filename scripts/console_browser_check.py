@@ -35,6 +35,7 @@ import urllib.request
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
@@ -74,6 +75,20 @@ def browser(chromium, driver, profile):
         options.add_argument(argument)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     return webdriver.Chrome(service=Service(executable_path=driver), options=options)
+
+
+def poll(condition, limit=10):
+    """Whether `condition()` holds within `limit` seconds; an element the page replaced while it
+    was read counts as not yet."""
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline:
+        try:
+            if condition():
+                return True
+        except StaleElementReferenceException:
+            pass
+        time.sleep(0.1)
+    return False
 
 
 def wait_for_gallery(page, expected, limit=20):
@@ -173,11 +188,10 @@ def check_overflow(page, base, locale, artifacts, problems):
         field = page.find_element(By.CSS_SELECTOR, f'{selector} .parameters input[name="{name}"]')
         field.clear()
         field.send_keys("Maximiliane Alexandrina Konstantinopoulou-Wittelsbach von Hohenberg" + Keys.ENTER)
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline and not page.find_elements(By.CSS_SELECTOR, f"{selector} .overflow-flag"):
-            time.sleep(0.1)
-        flags = page.find_elements(By.CSS_SELECTOR, f"{selector} .overflow-flag")
-        if not flags or not flags[0].is_displayed() or "Maximiliane" not in flags[0].text:
+        def flagged():
+            flags = page.find_elements(By.CSS_SELECTOR, f"{selector} .overflow-flag")
+            return flags and flags[0].is_displayed() and "Maximiliane" in flags[0].text
+        if not poll(flagged):
             problems.append(f"{locale} {alert_id}: a long {name} does not flag the text that no longer fits")
         return
     problems.append("no toast has a text parameter to overflow its cells with")
@@ -238,13 +252,10 @@ def check_parameters(page, base, alerts, problems):
         field = preview.find_element(By.CSS_SELECTOR, f'.parameters input[name="{name}"]')
         field.clear()
         field.send_keys("Zoë Quinn" + Keys.ENTER)
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline:
+        def shown():
             dialog = page.find_elements(By.CSS_SELECTOR, f'article.preview[data-alert="{alert_id}"] .dialog')
-            if dialog and "Zoë Quinn" in dialog[0].get_property("textContent"):
-                break
-            time.sleep(0.1)
-        else:
+            return dialog and "Zoë Quinn" in dialog[0].get_property("textContent")
+        if not poll(shown):
             problems.append(f"en {alert_id}: {name}=Zoë Quinn typed and entered, the dialog does not show it")
             return
         focused = page.switch_to.active_element
