@@ -28,8 +28,8 @@ struct PseudoLocaleTests {
     }
 
     @Test("private-use regions XA to XZ are told from real ones", arguments: [
-        ("de-XA", true), ("en-xz", true), ("zh-Hant-XC", true), ("en-XA", true), ("xa", false), ("en-GB", false),
-        ("en-XAA", false), ("en", false),
+        ("de-XA", true), ("en-xz", true), ("zh-Hant-XC", true), ("en-XA", true), ("en_xb", true), ("xa", false), ("en-GB", false),
+        ("en-XAA", false), ("en", false), ("en-X1", false), ("xa-en", false),
     ])
     func privateUseRegions(tag: String, expected: Bool) {
         #expect(PseudoLocale.hasPrivateUseRegion(tag) == expected)

@@ -32,11 +32,25 @@ public enum PseudoLocale: String, Sendable, CaseIterable {
     /// Whether a subtag after the language is a private-use region, `XA` to `XZ`: the range
     /// pseudo-locales take, never a real place, so a tag with one that is not a pseudo-locale is
     /// a mistake rather than a language to fall back from.
+    ///
+    /// Reads the bytes in place, making nothing: `next` asks it of every locale it is given.
     public static func hasPrivateUseRegion(_ tag: String) -> Bool {
-        tag.split(whereSeparator: { $0 == "-" || $0 == "_" }).dropFirst().contains { subtag in
-            let letters = Array(subtag.uppercased().utf8)
-            return letters.count == 2 && letters[0] == UInt8(ascii: "X") && (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(letters[1])
+        var index = 0, length = 0
+        var first: UInt8 = 0, second: UInt8 = 0
+        func isPrivateUse() -> Bool {
+            // ASCII letters in lowercase; nothing else becomes one through `| 0x20`.
+            index > 0 && length == 2 && first | 0x20 == UInt8(ascii: "x") && (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(second | 0x20)
         }
+        for byte in tag.utf8 {
+            if byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_") {
+                if isPrivateUse() { return true }
+                (index, length) = (index + 1, 0)
+                continue
+            }
+            if length == 0 { first = byte } else if length == 1 { second = byte }
+            length += 1
+        }
+        return isPrivateUse()
     }
 
     /// `pattern` pseudo-localized: its placeholders (`%@`, `%1$@`, `%'lld`, `%.2f`, `%%`,
