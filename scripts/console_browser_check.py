@@ -1,19 +1,20 @@
 #!/usr/bin/env python3
 """Checks alertd's preview console in headless Chromium, driven by Selenium.
 
-For each locale asked: the galleries of alert dialogs and of action sheets load with no
-console error, no Content-Security-Policy violation and nothing fetched from another origin;
+For each locale asked: the galleries of each kind load with no console error, no
+Content-Security-Policy violation and nothing fetched from another origin;
 each dialog shows the title, message and buttons of the spec the render API answers, the
 buttons in the order an iPhone shows them (two side by side with the cancel button leading,
 else stacked with the cancel button last) and with their roles; each sheet its options in the
-spec's order and its cancel button apart below them; the device is mirrored (`dir="rtl"`)
+spec's order and its cancel button apart below them; each HUD, toast and card flow what its
+spec says (scripts/console_kinds.py), a card walked page by page; the device is mirrored (`dir="rtl"`)
 exactly for right-to-left specs, and in a right-to-left locale every primary button beside
 another sits on the other side of its dialog than in the first locale. In the first locale, a
 parameter typed into an alert's form and entered renders the alert again with it. The first
 dialog compared in every locale of its catalog and the pseudo-locales shows each one's spec; at
 the default text size no built-in text is flagged as not fitting, and a long value typed into
-a toast's parameter is. Screenshots of the page and of each dialog go to the artifacts folder; afterwards no
-process of the browser or its driver may be left running.
+a toast's parameter is. Screenshots of the pages and of each preview go to the artifacts
+folder; afterwards no process of the browser or its driver may be left running.
 
 Prints one line per problem and exits 1 when there is any; 0 otherwise. The browser and its
 driver are stopped however the script ends (SIGTERM included).
@@ -32,8 +33,9 @@ import urllib.parse
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
+from console_kinds import check_kinds
 from console_page import (
-    api, alerts_of, rendered, browser, poll, load_page, load_gallery, preview_of, texts, leftovers)
+    api, alerts_of, rendered, browser, poll, load_page, load_gallery, texts, leftovers, each_preview)
 
 
 
@@ -50,12 +52,7 @@ def ios_order(actions, layout, stacked):
 def each_drawn(page, base, locale, alerts, selector, problems):
     """Each alert's spec and its drawing (`selector` in its preview), the device checked by
     `preview_of` and the title and message checked against the spec's."""
-    for alert_id, catalog, alert_type, example in alerts:
-        spec = rendered(base, catalog, alert_type, example, locale)
-        where = f"{locale} {alert_id}"
-        preview, device = preview_of(page, alert_id, spec, where, problems)
-        if preview is None:
-            continue
+    for alert_id, spec, where, preview, device in each_preview(page, base, locale, alerts, problems):
         drawing = preview.find_element(By.CSS_SELECTOR, selector)
         for part in ("title", "message"):
             shown = texts(drawing, "." + part)
@@ -215,6 +212,7 @@ def main():
             if locale == locales[0]:
                 check_parameters(page, base, alerts, problems)  # on the dialogs' gallery, still open
             check_sheets(page, base, locale, sheets, arguments.artifacts, problems)
+            others = check_kinds(page, base, locale, arguments.artifacts, problems)
         if alerts:
             check_comparison(page, base, alerts[0], arguments.artifacts, problems)
         check_overflow(page, base, locales[0], arguments.artifacts, problems)
@@ -230,7 +228,8 @@ def main():
                     problems.append(
                         f"{locale} {alert_id}: the primary button is on the {sides[locale][alert_id]}, "
                         f"in {first} on the {sides[first][alert_id]}; {'mirrored' if rtl else 'the same'} expected")
-        print(f"checked {len(alerts)} alert dialogs and {len(sheets)} action sheets in {', '.join(locales)}; primary buttons compared: "
+        print(f"checked {len(alerts)} alert dialogs, {len(sheets)} action sheets and {others} HUDs, toasts and cards"
+              f" in {', '.join(locales)}; primary buttons compared: "
               + ", ".join(f"{locale} {len(found)}" for locale, found in sides.items()))
     finally:
         if page is not None:

@@ -144,3 +144,13 @@ def leftovers(profile, driver_process, limit=5):
         if not running or time.monotonic() > deadline:
             return running
         time.sleep(0.1)
+
+
+def each_preview(page, base, locale, alerts, problems):
+    """Each alert's spec in `locale` and its preview and device, checked by `preview_of`."""
+    for alert_id, catalog, alert_type, example in alerts:
+        spec = rendered(base, catalog, alert_type, example, locale)
+        where = f"{locale} {alert_id}"
+        preview, device = preview_of(page, alert_id, spec, where, problems)
+        if preview is not None:
+            yield alert_id, spec, where, preview, device

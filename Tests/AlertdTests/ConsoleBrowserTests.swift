@@ -30,7 +30,7 @@ struct ConsoleBrowserTests {
     }
 
     @Test(
-        "alert dialogs and action sheets in en, ar and ja: no console error or CSP violation, the spec's texts and buttons in iOS order, mirrored in ar",
+        "every kind in en, ar and ja: no console error or CSP violation, the spec's texts and buttons (alerts in iOS order, mirrored in ar), card flows walked",
         .timeLimit(.minutes(5)))
     func alertDialogs() async throws {
         // Given a browser, its driver and Selenium, which `make test` installs: missing is a failure
@@ -70,6 +70,9 @@ struct ConsoleBrowserTests {
             }
             #expect(shots.contains("app-logoutConfirm-\(locale).png"), "no dialog screenshot for \(locale)")
             #expect(shots.contains("app-shareSheet-\(locale).png"), "no sheet screenshot for \(locale)")
+            for preview in ["app-loading", "app-welcomeToast", "onboarding-setup"] {
+                #expect(shots.contains("\(preview)-\(locale).png"), "no screenshot of \(preview) for \(locale)")
+            }
         }
         #expect(shots.contains { $0.hasPrefix("compare-") }, "no screenshot of an alert in every locale")
         #expect(shots.contains("gallery-en.png"), "no screenshot of every kind in en")
