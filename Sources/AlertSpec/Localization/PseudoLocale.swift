@@ -39,7 +39,8 @@ public enum PseudoLocale: String, Sendable, CaseIterable {
         var first: UInt8 = 0, second: UInt8 = 0
         func isPrivateUse() -> Bool {
             // ASCII letters in lowercase; nothing else becomes one through `| 0x20`.
-            index > 0 && length == 2 && first | 0x20 == UInt8(ascii: "x") && (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(second | 0x20)
+            index > 0 && length == 2 && first | 0x20 == UInt8(ascii: "x")
+                && (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(second | 0x20)
         }
         for byte in tag.utf8 {
             if byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_") {
