@@ -10,7 +10,8 @@ spec's order and its cancel button apart below them; each HUD, toast and card fl
 spec says (scripts/console_kinds.py), a card walked page by page; the device is mirrored (`dir="rtl"`)
 exactly for right-to-left specs, and in a right-to-left locale every primary button beside
 another sits on the other side of its dialog than in the first locale. In the first locale, a
-parameter typed into an alert's form and entered renders the alert again with it. The first
+button that reports an event says so when tapped, and a parameter typed into an alert's form
+and entered renders the alert again with it. The first
 dialog compared in every locale of its catalog and the pseudo-locales shows each one's spec; at
 the default text size no built-in text is flagged as not fitting, and a long value typed into
 a toast's parameter is. Screenshots of the pages and of each preview go to the artifacts
@@ -158,6 +159,22 @@ def check_parameters(page, base, alerts, problems):
     problems.append("no alert dialog has a text parameter its title or message shows, to edit")
 
 
+def check_tap(page, base, alerts, problems):
+    """Tapping a button that reports an event says so in the status line, with its id and role."""
+    for alert_id, catalog, alert_type, example in alerts:
+        spec = rendered(base, catalog, alert_type, example, "en")
+        action = next((a for a in spec["actions"] if a["action"]["type"] == "event"), None)
+        if action is None:
+            continue
+        selector = f'article.preview[data-alert="{alert_id}"] button[data-action-id="{action["id"]}"]'
+        page.find_element(By.CSS_SELECTOR, selector).click()
+        said = f'“{action["label"]}” ({action["id"]}, {action["role"]}) reports the event {action["action"]["name"]}'
+        if not poll(lambda: said in page.find_element(By.ID, "status").text):
+            problems.append(f"en {alert_id}: tapping {action['id']} does not say {said!r}")
+        return
+    problems.append("no alert dialog has a button that reports an event, to tap")
+
+
 def check_dialogs(page, base, locale, alerts, artifacts, problems):
     """Checks one locale's alert dialogs; returns each horizontal primary button's side, by alert."""
     if not load_gallery(page, base, locale, "alert", len(alerts), artifacts, problems):
@@ -210,7 +227,8 @@ def main():
         for locale in locales:
             sides[locale] = check_dialogs(page, base, locale, alerts, arguments.artifacts, problems)
             if locale == locales[0]:
-                check_parameters(page, base, alerts, problems)  # on the dialogs' gallery, still open
+                check_tap(page, base, alerts, problems)  # on the dialogs' gallery, still open
+                check_parameters(page, base, alerts, problems)
             check_sheets(page, base, locale, sheets, arguments.artifacts, problems)
             others = check_kinds(page, base, locale, arguments.artifacts, problems)
         if alerts:

@@ -146,7 +146,8 @@ async function drawPreview(preview, catalog, alert, locale, params, refocus = fa
   try {
     const spec = await api.render(catalog.name, alert.type, locale, params);
     const { frame, screen, caption } = device(
-      spec, (action) => say(`${id}: “${action.label}” (${action.role || "default"}) ${describeAction(action)}.`), textSizes[state.size].points);
+      spec, (action) => say(`${id}: “${action.label}” (${action.id}, ${action.role || "default"}) ${describeAction(action)}.`),
+      textSizes[state.size].points);
     measure = screen;
     frame.setAttribute("aria-label", `${id} on an iPhone, ${spec.locale}`);
     frame.setAttribute("role", "region");
