@@ -18,7 +18,7 @@ COPY Package.swift ./
 COPY Sources ./Sources
 COPY Tests ./Tests
 # Every resource bundle goes beside the binary, where Bundle.module looks for it:
-# alertd_AlertServer.resources (openapi.yaml), alertd_AlertCatalogs.resources (the String
+# alertd_AlertServer.resources (openapi.yaml, the console), alertd_AlertCatalogs.resources (the String
 # Catalogs), and those of the dependencies.
 RUN swift build -c release --static-swift-stdlib --product alertd \
     && mkdir -p /out \

@@ -7,9 +7,11 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # What building and running alertd needs (libmimalloc-dev: the allocator release builds link),
 # and what the tests need on top (python3-venv: the
 # schema test checks specs with Python's jsonschema, installed from PyPI into $(VENV);
-# postgresql-15: the PostgreSQL store's tests start throwaway clusters with its initdb and pg_ctl).
+# postgresql-15: the PostgreSQL store's tests start throwaway clusters with its initdb and pg_ctl;
+# chromium and chromium-driver: the console's browser tests drive headless Chromium with Selenium;
+# fonts-wqy-zenhei: Chinese and Japanese glyphs for their screenshots, which show boxes without).
 BUILD_PACKAGES := pkg-config libmicrohttpd-dev libsqlite3-dev libmimalloc-dev
-TEST_PACKAGES := $(BUILD_PACKAGES) curl python3 python3-venv postgresql-15
+TEST_PACKAGES := $(BUILD_PACKAGES) curl python3 python3-venv postgresql-15 chromium chromium-driver fonts-wqy-zenhei
 BENCH_PACKAGES := $(BUILD_PACKAGES) wrk curl gcc libc6-dev
 # bench-postgres: postgresql-15 ships initdb, pg_ctl, psql and pgbench (in /usr/lib/postgresql/15/bin).
 BENCH_POSTGRES_PACKAGES := $(BUILD_PACKAGES) wrk curl python3 postgresql-15
@@ -20,9 +22,10 @@ STORE ?= sqlite:./alertd.sqlite
 
 # The Python the schema test runs scripts/check_schema.py with, SchemathesisTests runs
 # schemathesis with (a narrow range: a fixed seed gives the same run only on the same version),
-# and OpenAPIDocumentTests runs openapi-spec-validator with.
+# OpenAPIDocumentTests runs openapi-spec-validator with, and ConsoleBrowserTests runs
+# scripts/console_browser_check.py with (Selenium, driving Debian's chromium-driver).
 VENV := .build/venv
-VENV_PACKAGES := 'jsonschema>=4.18' 'pyyaml>=6' 'schemathesis>=4.32.5,<4.33' 'openapi-spec-validator>=0.7,<0.10'
+VENV_PACKAGES := 'jsonschema>=4.18' 'pyyaml>=6' 'schemathesis>=4.32.5,<4.33' 'openapi-spec-validator>=0.7,<0.10' 'selenium>=4.20,<5'
 ALERTD_TEST_PYTHON ?= $(CURDIR)/$(VENV)/bin/python
 
 .PHONY: run test test-sanitizers test-asan test-tsan build release deps test-deps test-venv bench bench-deps bench-connections bench-hostile-specs bench-queue bench-instructions bench-postgres-deps bench-postgres bench-postgres-statements bench-campaigns clean
@@ -42,14 +45,14 @@ deps:
 test-deps:
 	$(call apt_install,$(TEST_PACKAGES))
 
-# A virtual environment with jsonschema, PyYAML, schemathesis and openapi-spec-validator: made
-# when absent or broken (no working pip), filled only when they are missing.
+# A virtual environment with jsonschema, PyYAML, schemathesis, openapi-spec-validator and
+# Selenium: made when absent or broken (no working pip), filled only when they are missing.
 test-venv: test-deps
 	@if ! $(VENV)/bin/python -m pip --version >/dev/null 2>&1; then \
 		echo "creating $(VENV)"; \
 		rm -rf $(VENV) && python3 -m venv $(VENV); \
 	fi
-	@if ! $(VENV)/bin/python -c 'import jsonschema, referencing, yaml, schemathesis, openapi_spec_validator' >/dev/null 2>&1; then \
+	@if ! $(VENV)/bin/python -c 'import jsonschema, referencing, yaml, schemathesis, openapi_spec_validator, selenium' >/dev/null 2>&1; then \
 		echo "installing into $(VENV):" $(VENV_PACKAGES); \
 		$(VENV)/bin/python -m pip install --quiet --disable-pip-version-check $(VENV_PACKAGES); \
 	fi

@@ -149,7 +149,8 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],
-            resources: [.copy("Resources/openapi.yaml")],
+            // The console's files are served as they are: plain HTML, CSS and JavaScript modules.
+            resources: [.copy("Resources/openapi.yaml"), .copy("Resources/console")],
             swiftSettings: swiftSettings
         ),
         .executableTarget(

@@ -51,6 +51,7 @@ public struct AlertService: HTTPHandler {
             json: document, etag: EntityTag.strong(for: document), cacheControl: CacheableResponse.publicCaching(maxAge: maxAge),
             contentType: "application/yaml")
         router.add("GET", "/openapi.yaml") { _ in openAPIResponse }
+        ConsoleHandlers(assets: try ConsoleAssets.bundled()).register(in: &router)
         CatalogHandlers(current: catalogs).register(in: &router)
         ReloadHandlers(catalogs: catalogs, access: queue.access).register(in: &router)
         SpecHandlers(current: catalogs).register(in: &router)

@@ -13,7 +13,7 @@ struct Render: ParsableCommand {
     @Argument(help: "The alert, as catalog/type (e.g. app/questionExit).")
     var alert: String
 
-    @Option(help: "Locale to render (default: the catalog's source language).")
+    @Option(help: "Locale to render, or a pseudo-locale: en-XA or ar-XB (default: the catalog's source language).")
     var locale: String?
 
     @Option(help: "Device the text is for, as String Catalogs vary it: iphone, ipad, ipod, mac, watch, tv, vision or other (default: other).")
@@ -26,6 +26,10 @@ struct Render: ParsableCommand {
 
     func run() throws {
         guard let id = AlertID(alert) else { throw ValidationError("expected catalog/type, got \"\(alert)\"") }
+        // As the HTTP API: a private-use region that names no pseudo-locale is a mistake, not a language.
+        if let locale, PseudoLocale(tag: locale) == nil, PseudoLocale.hasPrivateUseRegion(locale) {
+            throw ValidationError("--locale \"\(locale)\" names no pseudo-locale; use \(PseudoLocale.tags.joined(separator: " or "))")
+        }
         let device = try device.map { name in
             guard let device = Device(query: name) else {
                 throw ValidationError("--device takes one of \(Device.queryNames.joined(separator: ", ")), got \"\(name)\"")

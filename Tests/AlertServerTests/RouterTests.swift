@@ -81,7 +81,7 @@ struct RouterTests {
     }
 
     @Test("unknown routes, catalogs and types are 404 problems", arguments: [
-        "/", "/v2/catalogs", "/v1/catalogs/nope", "/v1/catalogs/app/alerts/nope", "/v1/catalogs/nope/alerts/x",
+        "/v2/catalogs", "/v1/catalogs/nope", "/v1/catalogs/app/alerts/nope", "/v1/catalogs/nope/alerts/x",
         "/v1/catalogs/app/alerts/questionExit/extra",
     ])
     func notFound(path: String) throws {

@@ -117,6 +117,22 @@ struct ProcessTests {
         #expect(spec == expected)
     }
 
+    @Test("render --locale ar-XB prints the pseudo-locale's spec; another private-use region is refused")
+    func renderPseudoLocale() throws {
+        // Given the built-in catalog
+        // When it is rendered in a pseudo-locale, and in a private-use region that names none
+        let result = try AlertdProcess.run(["render", "app/questionExit", "--locale", "ar-XB"])
+        let refused = try AlertdProcess.run(["render", "app/questionExit", "--locale", "de-XA"])
+        // Then the first is the server's rendering, right to left; the second fails naming the pseudo-locales
+        #expect(result.status == 0, "stderr: \(result.standardError)")
+        let spec = try JSONDecoder().decode(AlertSpec.self, from: Data(result.standardOutput.utf8))
+        #expect(spec.locale == "ar-XB")
+        #expect(spec.direction == .rtl)
+        #expect(spec == (try CatalogRegistry.builtIn().render(catalog: "app", type: "questionExit", parameters: [:], locale: "ar-XB")))
+        #expect(refused.status != 0)
+        #expect(refused.standardError.contains("en-XA or ar-XB"), "stderr: \(refused.standardError)")
+    }
+
     @Test("render with a mistyped parameter exits non-zero naming it")
     func renderCommandWithBadParameter() throws {
         // Given newMessages, whose count is an integer

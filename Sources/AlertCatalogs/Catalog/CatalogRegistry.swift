@@ -95,7 +95,7 @@ public struct CatalogRegistry: Sendable, AlertDirectory {
 
 extension AlertCatalog {
     /// The locale to render for what the client asked (`?locale=`, else `Accept-Language`),
-    /// among `locales`; see `LocaleNegotiation`.
+    /// among `locales`, or a pseudo-locale `?locale=` names; see `LocaleNegotiation`.
     public func locale(for requested: String?, acceptLanguage: String? = nil) -> String {
         LocaleNegotiation.locale(query: requested, acceptLanguage: acceptLanguage, available: locales, source: sourceLanguage)
     }

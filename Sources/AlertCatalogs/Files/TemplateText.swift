@@ -1,7 +1,8 @@
 import AlertSpec
 
 /// Puts a file catalog template's text members into words for one rendering: each text
-/// translated by the catalog's String Catalog (else as written), each formatted text filled
+/// translated by the catalog's String Catalog (else as written; in a pseudo-locale, its
+/// source transformed), each formatted text filled
 /// from the parameters, `{"system": "cancel"}` labels and Critical Moments' OK and Cancel in
 /// the platform's words.
 struct TemplateText {
@@ -18,7 +19,7 @@ struct TemplateText {
             for key in CatalogTranslations.textMembers {
                 switch members[key] {
                 case .string(let text)?:
-                    members[key] = .string(translations?.strings.value(text, in: context) ?? text)
+                    members[key] = .string(translations?.strings.value(text, in: context) ?? Self.untranslated(text, context))
                 case .object(let inner)?:
                     if let formatted = FormattedText(inner) {
                         let arguments = formatted.arguments.map { values[$0].map(FormatArgument.init) ?? .string("") }
@@ -39,7 +40,13 @@ struct TemplateText {
 
     private func words(_ text: LocalizedText, _ context: RenderContext) -> String {
         if let translations { return translations.strings.string(text, in: context) }
-        return TextFormatter.format(text.defaultValue, text.arguments, locale: context.locale)
+        return TextFormatter.format(Self.untranslated(text.defaultValue, context), text.arguments, locale: context.locale)
+    }
+
+    /// A text no String Catalog translates, as written; in a pseudo-locale, transformed (its
+    /// `{name}` placeholders kept, filled afterwards).
+    private static func untranslated(_ text: String, _ context: RenderContext) -> String {
+        PseudoLocale(tag: context.locale)?.transform(text) ?? text
     }
 
     /// The system word `{"system": "<name>"}` names (`ok`, `cancel`, `notNow`, `done`, `close`).

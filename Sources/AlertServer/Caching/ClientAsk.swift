@@ -10,7 +10,8 @@ struct ClientAsk: Hashable, Sendable {
     var acceptLanguage: String?
     var device: Device = .other
 
-    /// What `request` asks. 400 for a platform or device alertd does not know.
+    /// What `request` asks. 400 for a platform or device alertd does not know, and for a locale
+    /// with a private-use region (`XA` to `XZ`) that is not one of its pseudo-locales.
     static func of(_ request: Request) throws -> ClientAsk {
         let platform = try request.query("platform")
         if let platform, !CatalogHandlers.isPlatform(platform) {
@@ -24,6 +25,11 @@ struct ClientAsk: Hashable, Sendable {
             }
             device = known
         }
-        return ClientAsk(locale: try request.query("locale"), acceptLanguage: request.http.headers["Accept-Language"], device: device)
+        let locale = try request.query("locale")
+        if let locale, PseudoLocale(tag: locale) == nil, PseudoLocale.hasPrivateUseRegion(locale) {
+            throw APIError.badRequest(
+                "The locale \"\(locale)\" names no pseudo-locale alertd has; use \(PseudoLocale.tags.joined(separator: " or ")).")
+        }
+        return ClientAsk(locale: locale, acceptLanguage: request.http.headers["Accept-Language"], device: device)
     }
 }

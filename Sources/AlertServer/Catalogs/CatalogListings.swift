@@ -31,6 +31,9 @@ struct CatalogListings: Sendable {
             var name: String
             var sourceLanguage: String
             var locales: [String]
+            /// What `?locale=` may also ask: the same for every catalog, listed with each so a
+            /// client's locale picker needs no other source.
+            var pseudoLocales = PseudoLocale.tags
             var count: Int
         }
         var catalogs: [Item]
@@ -40,6 +43,7 @@ struct CatalogListings: Sendable {
         var name: String
         var sourceLanguage: String
         var locales: [String]
+        var pseudoLocales = PseudoLocale.tags
         var alerts: [AlertTypeInfo]
     }
 }

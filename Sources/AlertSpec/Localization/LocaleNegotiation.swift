@@ -2,8 +2,8 @@ import Foundation
 
 /// Chooses the locale to render from what the client asked, among the locales a catalog has.
 ///
-/// `?locale=` wins; else `Accept-Language` ranges are tried by descending q-value, each by
-/// RFC 4647 lookup, as RFC 9110 §12.5.4 reads them: a locale is excluded when the most specific
+/// `?locale=` wins (a pseudo-locale, `en-XA` or `ar-XB`, is chosen only this way); else
+/// `Accept-Language` ranges are tried by descending q-value, each by RFC 4647 lookup, as RFC 9110 §12.5.4 reads them: a locale is excluded when the most specific
 /// range that matches it (RFC 4647 basic filtering, `*` matching any) has `q=0`, so
 /// `en;q=0, *` never gives English and `en-GB, en;q=0` gives `en-GB` only; `*` stands for the
 /// locales no other range names, the source language first. With no range left, the source
@@ -12,6 +12,8 @@ import Foundation
 public enum LocaleNegotiation {
     public static func locale(query: String?, acceptLanguage: String?, available: [String], source: String) -> String {
         if let query, !query.isEmpty {
+            // A pseudo-locale is made from the source language, whatever the catalog has.
+            if let pseudo = PseudoLocale(tag: query) { return pseudo.tag }
             return LocaleMatch.lookup(canonical(query), in: available) ?? source
         }
         let weighted = weightedRanges(acceptLanguage ?? "")

@@ -22,7 +22,7 @@ extension Localizer {
 }
 
 /// Renders in the source language only: each text's default value, and the system words of
-/// that language.
+/// that language; in a pseudo-locale, the default values transformed.
 public struct SourceLocalizer: Localizer {
     public let sourceLanguage: String
     public var locales: [String] { [sourceLanguage] }
@@ -31,7 +31,8 @@ public struct SourceLocalizer: Localizer {
 
     public func string(_ text: LocalizedText, in context: RenderContext) -> String {
         if text.table == .system, let word = SystemText(key: text.key) { return SystemWords.word(word, locale: context.systemLocale) }
-        return TextFormatter.format(text.defaultValue, text.arguments, locale: context.locale)
+        let pattern = PseudoLocale(tag: context.locale)?.transform(text.defaultValue) ?? text.defaultValue
+        return TextFormatter.format(pattern, text.arguments, locale: context.locale)
     }
 }
 

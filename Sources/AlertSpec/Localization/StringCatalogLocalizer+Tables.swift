@@ -11,10 +11,12 @@ extension StringCatalogLocalizer {
         /// The keys with a value Xcode ships in this locale.
         let units: [String: Unit]
 
-        init(locale: String, units: [String: Unit] = [:]) {
+        /// - Parameter rules: the locale whose plural rules and numbers apply; `locale` itself
+        ///   unless told (a pseudo-locale reads them as the source language it is made from).
+        init(locale: String, units: [String: Unit] = [:], rules: String? = nil) {
             self.locale = locale
             self.units = units
-            language = PluralRules.language(of: locale)
+            language = PluralRules.language(of: rules ?? locale)
             symbols = NumberSymbols(language: language)
         }
     }

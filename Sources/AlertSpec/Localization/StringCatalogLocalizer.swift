@@ -63,10 +63,12 @@ public struct StringCatalogLocalizer: Localizer {
         self.variesByDevice = variesByDevice
         self.problems = problems
         var seen = Set<String>()
-        self.tables = locales.filter { seen.insert($0).inserted }.map { LocaleTable(locale: $0, units: byLocale[$0] ?? [:]) }
+        let pseudo = Self.pseudoTables(of: catalog, source: byLocale[catalog.sourceLanguage] ?? [:])
+        self.tables = locales.filter { seen.insert($0).inserted }.map { LocaleTable(locale: $0, units: byLocale[$0] ?? [:]) } + pseudo
     }
 
-    /// A locale the catalog does not have gets a table of its own numbers and no translations.
+    /// A locale the catalog does not have gets a table of its own numbers and no translations;
+    /// a pseudo-locale gets the source's texts transformed (see `PseudoLocale`).
     public func string(_ text: LocalizedText, in context: RenderContext) -> String {
         if text.table == .system, let word = SystemText(key: text.key) {
             return SystemWords.word(word, locale: context.systemLocale)
@@ -80,11 +82,13 @@ public struct StringCatalogLocalizer: Localizer {
         {
             return string
         }
-        return TextFormatter.format(text.defaultValue, text.arguments, locale: sourceLanguage)
+        let pattern = PseudoLocale(tag: context.locale)?.transform(text.defaultValue) ?? text.defaultValue
+        return TextFormatter.format(pattern, text.arguments, locale: sourceLanguage)
     }
 
     /// The value of `key` for `context` as written, not formatted: what a text that takes no
-    /// arguments shows. The locale's value, else the source language's, else nil.
+    /// arguments shows. The locale's value (a pseudo-locale's: the source's transformed), else
+    /// the source language's, else nil.
     public func value(_ key: String, in context: RenderContext) -> String? {
         for locale in [context.locale, sourceLanguage] {
             if let form = table(locale)?.units[key]?.form(for: context.device) { return form.value ?? form.main }

@@ -12,9 +12,11 @@ public enum SystemWords {
             .map { ("es-\($0)", "es-419") })
 
     /// The word in `locale`: the locale's own, else the closest listed (`zh-TW` → zh-Hant,
-    /// `es-MX` → es-419), else English.
+    /// `es-MX` → es-419), else English. A pseudo-locale's is the English word transformed, as
+    /// Android makes its pseudo-locales from English.
     public static func word(_ text: SystemText, locale: String) -> String {
         if let word = table[locale]?[text] { return word }
+        if let pseudo = PseudoLocale(tag: locale) { return pseudo.transform(word(text, locale: "en")) }
         var match = LocaleMatch.lookup(LocaleNegotiation.canonical(locale), in: locales) ?? "en"
         match = regions[match] ?? match
         return table[match]?[text] ?? text.text.defaultValue
