@@ -3,8 +3,13 @@ reads it, headless Chromium started and stopped, the console's pages opened, wai
 read and photographed."""
 
 import base64
+import contextlib
 import json
 import os
+import shutil
+import signal
+import sys
+import tempfile
 import time
 import urllib.parse
 import urllib.request
@@ -45,6 +50,40 @@ def browser(chromium, driver, profile):
         options.add_argument(argument)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     return webdriver.Chrome(service=Service(executable_path=driver), options=options)
+
+
+def browser_options(parser):
+    """The browser's and its driver's paths, as each script takes them."""
+    parser.add_argument("--chromium", default="/usr/bin/chromium")
+    parser.add_argument("--driver", default="/usr/bin/chromedriver")
+
+
+@contextlib.contextmanager
+def browsing(arguments, problems):
+    """Headless Chromium in a profile of its own for the `with` block; afterwards the browser and
+    its driver must be gone (else a problem) and the profile is deleted. A watchdog's SIGTERM
+    ends the script through the block's end, which stops the browser."""
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    profile = tempfile.mkdtemp(prefix="alertd-chromium-")
+    page = None
+    try:
+        page = browser(arguments.chromium, arguments.driver, profile)
+        yield page
+    finally:
+        if page is not None:
+            driver_process = page.service.process
+            page.quit()
+            left = leftovers(profile, driver_process)
+            if left:
+                problems.append(f"still running after quit: {left}")
+        shutil.rmtree(profile, ignore_errors=True)
+
+
+def verdict(problems):
+    """Prints each problem on a line of its own; the exit status: 1 when there is any."""
+    for problem in problems:
+        print("PROBLEM", problem)
+    return 1 if problems else 0
 
 
 def poll(condition, limit=10):
