@@ -15,7 +15,8 @@ and entered renders the alert again with it. The first
 dialog compared in every locale of its catalog and the pseudo-locales shows each one's spec; at
 the default text size no built-in text is flagged as not fitting, and a long value typed into
 a toast's parameter is. Screenshots of the pages and of each preview go to the artifacts
-folder. Given the admin token, the operator view of a session is driven too
+folder, with the docs' pictures of each kind in `en` and `ar` (scripts/console_screenshots.py)
+in its `docs` folder. Given the admin token, the operator view of a session is driven too
 (scripts/console_operator.py). Afterwards no process of the browser or its driver may be left
 running.
 
@@ -35,6 +36,7 @@ from selenium.webdriver.common.keys import Keys
 
 from console_kinds import check_kinds
 from console_operator import check_operator
+from console_screenshots import shoot_kinds
 from console_page import (
     api, alerts_of, rendered, browser_options, browsing, poll, load_page, load_gallery, texts, verdict, each_preview)
 
@@ -229,6 +231,7 @@ def main():
         if alerts:
             check_comparison(page, base, alerts[0], arguments.artifacts, problems)
         check_overflow(page, base, locales[0], arguments.artifacts, problems)
+        pictures = shoot_kinds(page, base, ["en", "ar"], os.path.join(arguments.artifacts, "docs"), problems)
         if arguments.admin_token:
             check_operator(page, base, arguments.admin_token, arguments.artifacts, problems)
         first = locales[0]
@@ -246,6 +249,7 @@ def main():
         print(f"checked {len(alerts)} alert dialogs, {len(sheets)} action sheets and {others} HUDs, toasts and cards"
               f" in {', '.join(locales)}; primary buttons compared: "
               + ", ".join(f"{locale} {len(found)}" for locale, found in sides.items())
+              + f"; {len(pictures)} pictures for the docs"
               + ("; the operator view driven" if arguments.admin_token else ""))
     return verdict(problems)
 

@@ -155,13 +155,18 @@ def texts(container, selector):
     return [e.get_property("textContent") for e in container.find_elements(By.CSS_SELECTOR, selector)]
 
 
-def shoot_page(page, path):
-    """The whole page, beyond the window, through the DevTools protocol."""
-    size = page.execute_script("return [document.documentElement.scrollWidth, document.documentElement.scrollHeight]")
-    shot = page.execute_cdp_cmd("Page.captureScreenshot", {
-        "format": "png", "captureBeyondViewport": True,
-        "clip": {"x": 0, "y": 0, "width": size[0], "height": size[1], "scale": 1},
-    })
+def shoot_page(page, path, element=None):
+    """The whole page, or only `element`, beyond the window, through the DevTools protocol."""
+    if element is None:
+        size = page.execute_script("return [document.documentElement.scrollWidth, document.documentElement.scrollHeight]")
+        clip = {"x": 0, "y": 0, "width": size[0], "height": size[1]}
+    else:
+        # Scrolled into the window, not captured beyond it: a taller capture drops the scroll
+        # bar, which lays the page out again and moves the element.
+        clip = page.execute_script(
+            "arguments[0].scrollIntoView({block: 'start'}); const r = arguments[0].getBoundingClientRect();"
+            "return {x: r.left + scrollX, y: r.top + scrollY, width: r.width, height: r.height}", element)
+    shot = page.execute_cdp_cmd("Page.captureScreenshot", {"format": "png", "captureBeyondViewport": element is None, "clip": {**clip, "scale": 1}})
     with open(path, "wb") as file:
         file.write(base64.b64decode(shot["data"]))
 

@@ -79,6 +79,14 @@ struct ConsoleBrowserTests {
         #expect(shots.contains("gallery-en.png"), "no screenshot of every kind in en")
         #expect(shots.contains("operator-queue.png") && shots.contains("operator-cancelled.png"), "no screenshot of the operator view")
 
+        // And the docs' pictures: each kind in a left-to-right and a right-to-left locale
+        let pictures = Set((try? FileManager.default.contentsOfDirectory(atPath: artifacts.appendingPathComponent("docs").path)) ?? [])
+        for kind in ["alert", "sheet", "hud", "toast", "card"] {
+            for locale in ["en", "ar"] {
+                #expect(pictures.contains("\(kind)-\(locale).png"), "no docs picture of a \(kind) in \(locale)")
+            }
+        }
+
         // And alertd served it all and is still serving
         #expect(try RawHTTPClient(port: port).request("GET", "/livez").status == 200)
     }
