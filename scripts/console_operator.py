@@ -154,6 +154,8 @@ def check_operator(page, base, token, artifacts, problems):
     page.find_element(By.CSS_SELECTOR, f'#items article[data-ticket="{waiting["ticket"]}"] button.cancel').click()
     if not poll(lambda: [t for t, _, _ in items_shown(page)] == [ahead] and (waiting["ticket"], "cancelled", "cancelled") in items_shown(page, "recent")):
         problems.append(f"operator: after Cancel the queue shows {items_shown(page)!r}, the recent {items_shown(page, 'recent')!r}")
+    if page.switch_to.active_element.get_attribute("id") != "queue-heading":
+        problems.append("operator: after Cancel the keyboard's focus is not back on the queue's heading")
     _, view = call(base, "GET", f"/v1/sessions/{session}/queue/{waiting['ticket']}", token)
     if view.get("state") != "cancelled" or view["timeline"][-1].get("detail", {}).get("by") != "admin":
         problems.append(f"operator: the API has the cancelled item as {view!r}")

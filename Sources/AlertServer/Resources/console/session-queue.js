@@ -50,7 +50,11 @@ function itemEntry(entry, view, reason, onCancel) {
   if (onCancel && (entry.state === "queued" || entry.state === "presenting")) {
     article.append(h("button", {
       type: "button", class: "cancel", text: "Cancel", "aria-label": `Cancel ${name} (${entry.ticket})`,
-      onclick: (event) => { event.target.disabled = true; onCancel(entry.ticket); },
+      onclick: async (event) => {
+        const button = event.currentTarget;
+        button.disabled = true;
+        if (!(await onCancel(entry.ticket))) button.disabled = false;
+      },
     }));
   }
   return h("li", {}, article);

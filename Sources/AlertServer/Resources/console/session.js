@@ -71,13 +71,17 @@ async function refresh() {
   }
 }
 
+/** Cancels one item; whether it was. The list is drawn again, so the focus goes to its heading. */
 async function cancelItem(ticket) {
   try {
     const answer = await api.cancel(adminToken(), state.session, ticket);
     await refresh();
+    document.getElementById("queue-heading").focus();
     say(`Cancelled ${ticket} (${answer.cancelled} item).`);
+    return true;
   } catch (error) {
     report(`Cancelling ${ticket}`, error);
+    return false;
   }
 }
 
