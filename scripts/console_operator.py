@@ -132,6 +132,9 @@ def check_operator(page, base, token, artifacts, problems):
     page.find_element(By.ID, "refresh").click()
     if not poll(lambda: held["until"] in page.find_element(By.ID, "hold").text and [c for _, _, c in items_shown(page)] == ["held", "held"]):
         problems.append(f"operator: after a hold and Refresh the page says {page.find_element(By.ID, 'hold').text!r}, codes {items_shown(page)!r}")
+    reasons = [e.text for e in page.find_elements(By.CSS_SELECTOR, "#items .reason")]
+    if not reasons or any(f"lifts at {held['until']}" not in reason for reason in reasons):
+        problems.append(f"operator: the held modals do not say when the hold lifts ({held['until']}): {reasons!r}")
 
     browser_problems(page, "operator", problems)
     # A spec the API refuses: the page says what the API said.

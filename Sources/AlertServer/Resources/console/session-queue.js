@@ -3,9 +3,12 @@
 // blocker, when a gap lifts), its timeline, and a button to cancel a live one.
 import { h } from "./dom.js";
 
+/** What `until` is, by code: a lease's end, a TTL's end, else when what holds the item back lifts. */
+const untilWords = { presenting: "lease ends at", "lane-busy": "its lease ends at", expired: "expired at" };
+
 /** A fact of an explained item, in words; the facts' names are design.md's. */
 const facts = {
-  until: (value, item) => `${item.code === "presenting" ? "leased" : "lifts"} until ${value}`,
+  until: (value, item) => `${untilWords[item.code] || "lifts at"} ${value}`,
   since: (value) => `since ${value}`,
   position: (value) => `place ${value} in its lane`,
   blocker: (value) => `behind ${describe(value)}`,
