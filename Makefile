@@ -176,6 +176,13 @@ fuzz: deps
 fuzz-short: deps
 	scripts/fuzz.sh $(FUZZ_SHORT_SECONDS)
 
+# docs/images/console: the console's pictures of each kind in en and ar, taken in headless Chromium
+# from a debug build (scripts/console-screenshots.sh). The browser test takes the same ones as artifacts.
+.PHONY: screenshots
+screenshots: test-deps test-venv
+	swift build --product alertd
+	scripts/console-screenshots.sh
+
 # docs/configuration.md, printed from the settings' declarations (Sources/alertd/Setting.swift) by
 # a debug build; ConfigReferenceTests fails until it is regenerated after a change there.
 .PHONY: docs

@@ -15,28 +15,30 @@ and entered renders the alert again with it. The first
 dialog compared in every locale of its catalog and the pseudo-locales shows each one's spec; at
 the default text size no built-in text is flagged as not fitting, and a long value typed into
 a toast's parameter is. Screenshots of the pages and of each preview go to the artifacts
-folder; afterwards no process of the browser or its driver may be left running.
+folder, with the docs' pictures of each kind in `en` and `ar` (scripts/console_screenshots.py)
+in its `docs` folder. Given the admin token, the operator view of a session is driven too
+(scripts/console_operator.py). Afterwards no process of the browser or its driver may be left
+running.
 
 Prints one line per problem and exits 1 when there is any; 0 otherwise. The browser and its
 driver are stopped however the script ends (SIGTERM included).
 
-    console_browser_check.py --url http://127.0.0.1:8080 --artifacts /tmp/shots --locales en,ar,ja
+    console_browser_check.py --url http://127.0.0.1:8080 --artifacts /tmp/shots --locales en,ar,ja --admin-token T
 """
 
 import argparse
 import os
-import shutil
-import signal
 import sys
-import tempfile
 import urllib.parse
 
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
 from console_kinds import check_kinds
+from console_operator import check_operator
+from console_screenshots import shoot_kinds
 from console_page import (
-    api, alerts_of, rendered, browser, poll, load_page, load_gallery, texts, leftovers, each_preview)
+    api, alerts_of, rendered, browser_options, browsing, poll, load_page, load_gallery, texts, verdict, each_preview)
 
 
 
@@ -205,11 +207,9 @@ def main():
     parser.add_argument("--url", required=True)
     parser.add_argument("--artifacts", required=True)
     parser.add_argument("--locales", default="en,ar,ja")
-    parser.add_argument("--chromium", default="/usr/bin/chromium")
-    parser.add_argument("--driver", default="/usr/bin/chromedriver")
+    browser_options(parser)
+    parser.add_argument("--admin-token", help="the server's admin token: drives the operator view too")
     arguments = parser.parse_args()
-    # A watchdog's SIGTERM ends the script through `finally`, which stops the browser.
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
 
     os.makedirs(arguments.artifacts, exist_ok=True)
     base = arguments.url.rstrip("/")
@@ -218,10 +218,7 @@ def main():
     problems = []
     if not alerts:
         problems.append("no catalog has an alert dialog to check")
-    profile = tempfile.mkdtemp(prefix="alertd-chromium-")
-    page = None
-    try:
-        page = browser(arguments.chromium, arguments.driver, profile)
+    with browsing(arguments, problems) as page:
         locales = arguments.locales.split(",")
         sides = {}
         for locale in locales:
@@ -234,6 +231,9 @@ def main():
         if alerts:
             check_comparison(page, base, alerts[0], arguments.artifacts, problems)
         check_overflow(page, base, locales[0], arguments.artifacts, problems)
+        pictures = shoot_kinds(page, base, ["en", "ar"], os.path.join(arguments.artifacts, "docs"), problems)
+        if arguments.admin_token:
+            check_operator(page, base, arguments.admin_token, arguments.artifacts, problems)
         first = locales[0]
         for locale in locales[1:]:
             rtl = rendered(base, alerts[0][1], alerts[0][2], alerts[0][3], locale)["direction"] == "rtl"
@@ -248,18 +248,10 @@ def main():
                         f"in {first} on the {sides[first][alert_id]}; {'mirrored' if rtl else 'the same'} expected")
         print(f"checked {len(alerts)} alert dialogs, {len(sheets)} action sheets and {others} HUDs, toasts and cards"
               f" in {', '.join(locales)}; primary buttons compared: "
-              + ", ".join(f"{locale} {len(found)}" for locale, found in sides.items()))
-    finally:
-        if page is not None:
-            driver_process = page.service.process
-            page.quit()
-            left = leftovers(profile, driver_process)
-            if left:
-                problems.append(f"still running after quit: {left}")
-        shutil.rmtree(profile, ignore_errors=True)
-    for problem in problems:
-        print("PROBLEM", problem)
-    return 1 if problems else 0
+              + ", ".join(f"{locale} {len(found)}" for locale, found in sides.items())
+              + f"; {len(pictures)} pictures for the docs"
+              + ("; the operator view driven" if arguments.admin_token else ""))
+    return verdict(problems)
 
 
 if __name__ == "__main__":

@@ -3,8 +3,13 @@ reads it, headless Chromium started and stopped, the console's pages opened, wai
 read and photographed."""
 
 import base64
+import contextlib
 import json
 import os
+import shutil
+import signal
+import sys
+import tempfile
 import time
 import urllib.parse
 import urllib.request
@@ -45,6 +50,40 @@ def browser(chromium, driver, profile):
         options.add_argument(argument)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     return webdriver.Chrome(service=Service(executable_path=driver), options=options)
+
+
+def browser_options(parser):
+    """The browser's and its driver's paths, as each script takes them."""
+    parser.add_argument("--chromium", default="/usr/bin/chromium")
+    parser.add_argument("--driver", default="/usr/bin/chromedriver")
+
+
+@contextlib.contextmanager
+def browsing(arguments, problems):
+    """Headless Chromium in a profile of its own for the `with` block; afterwards the browser and
+    its driver must be gone (else a problem) and the profile is deleted. A watchdog's SIGTERM
+    ends the script through the block's end, which stops the browser."""
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    profile = tempfile.mkdtemp(prefix="alertd-chromium-")
+    page = None
+    try:
+        page = browser(arguments.chromium, arguments.driver, profile)
+        yield page
+    finally:
+        if page is not None:
+            driver_process = page.service.process
+            page.quit()
+            left = leftovers(profile, driver_process)
+            if left:
+                problems.append(f"still running after quit: {left}")
+        shutil.rmtree(profile, ignore_errors=True)
+
+
+def verdict(problems):
+    """Prints each problem on a line of its own; the exit status: 1 when there is any."""
+    for problem in problems:
+        print("PROBLEM", problem)
+    return 1 if problems else 0
 
 
 def poll(condition, limit=10):
@@ -116,13 +155,18 @@ def texts(container, selector):
     return [e.get_property("textContent") for e in container.find_elements(By.CSS_SELECTOR, selector)]
 
 
-def shoot_page(page, path):
-    """The whole page, beyond the window, through the DevTools protocol."""
-    size = page.execute_script("return [document.documentElement.scrollWidth, document.documentElement.scrollHeight]")
-    shot = page.execute_cdp_cmd("Page.captureScreenshot", {
-        "format": "png", "captureBeyondViewport": True,
-        "clip": {"x": 0, "y": 0, "width": size[0], "height": size[1], "scale": 1},
-    })
+def shoot_page(page, path, element=None):
+    """The whole page, or only `element`, beyond the window, through the DevTools protocol."""
+    if element is None:
+        size = page.execute_script("return [document.documentElement.scrollWidth, document.documentElement.scrollHeight]")
+        clip = {"x": 0, "y": 0, "width": size[0], "height": size[1]}
+    else:
+        # Scrolled into the window, not captured beyond it: a taller capture drops the scroll
+        # bar, which lays the page out again and moves the element.
+        clip = page.execute_script(
+            "arguments[0].scrollIntoView({block: 'start'}); const r = arguments[0].getBoundingClientRect();"
+            "return {x: r.left + scrollX, y: r.top + scrollY, width: r.width, height: r.height}", element)
+    shot = page.execute_cdp_cmd("Page.captureScreenshot", {"format": "png", "captureBeyondViewport": element is None, "clip": {**clip, "scale": 1}})
     with open(path, "wb") as file:
         file.write(base64.b64decode(shot["data"]))
 

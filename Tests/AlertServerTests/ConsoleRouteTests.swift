@@ -31,9 +31,11 @@ struct ConsoleRouteTests {
         #expect(response.body.isEmpty)
     }
 
-    @Test("the page is HTML with a strict Content-Security-Policy, nosniff and a strong ETag")
-    func page() throws {
-        let response = get("/console")
+    @Test("each page is HTML with a strict Content-Security-Policy, nosniff and a strong ETag", arguments: [
+        ("/console", "app.js"), ("/console/session", "session.js"),
+    ])
+    func page(path: String, module: String) throws {
+        let response = get(path)
         #expect(response.status == 200)
         #expect(response.headers["Content-Type"] == "text/html; charset=utf-8")
         #expect(response.headers["X-Content-Type-Options"] == "nosniff")
@@ -45,12 +47,12 @@ struct ConsoleRouteTests {
         #expect(!policy.contains("unsafe"))
         let tag = try #require(response.headers["ETag"])
         #expect(tag == EntityTag.strong(for: response.body))
-        #expect(text(response).contains(#"<script type="module" src="/console/assets/app.js"></script>"#))
+        #expect(text(response).contains(#"<script type="module" src="/console/assets/\#(module)"></script>"#))
     }
 
     @Test("If-None-Match with the tag is 304 without a body; HEAD has the headers")
     func revalidation() throws {
-        for path in ["/console", "/console/assets/app.js"] {
+        for path in ["/console", "/console/session", "/console/assets/app.js"] {
             let first = get(path)
             let tag = try #require(first.headers["ETag"])
             let again = get(path, headers: ["If-None-Match": tag])
@@ -64,13 +66,17 @@ struct ConsoleRouteTests {
     @Test("every file the page and the modules name is served, with its media type")
     func references() throws {
         var named: Set<String> = []
-        let page = text(get("/console"))
-        for match in page.matches(of: /\/console\/assets\/([A-Za-z0-9_.-]+)/) { named.insert(String(match.1)) }
+        #expect(Set(assets.pages.keys) == ["/console", "/console/session"])
+        for path in assets.pages.keys {
+            let page = text(get(path))
+            #expect(!page.isEmpty, "\(path)")
+            for match in page.matches(of: /\/console\/assets\/([A-Za-z0-9_.-]+)/) { named.insert(String(match.1)) }
+        }
         for (name, _) in assets.assets where name.hasSuffix(".js") {
             let module = text(get("/console/assets/\(name)"))
             for match in module.matches(of: /from "\.\/([A-Za-z0-9_.-]+)"/) { named.insert(String(match.1)) }
         }
-        #expect(named.contains("app.js") && named.contains("console.css") && named.contains("icon.svg"))
+        #expect(named.isSuperset(of: ["app.js", "session.js", "console.css", "icon.svg"]))
         for name in named.sorted() {
             let response = get("/console/assets/\(name)")
             #expect(response.status == 200, "\(name)")
@@ -84,10 +90,13 @@ struct ConsoleRouteTests {
 
     @Test("the files hold no inline script or style and load nothing from another origin")
     func noInlineNoExternal() {
-        let page = text(get("/console"))
-        #expect(!page.contains("<style"))
-        #expect(!page.contains(" style="))
-        #expect(page.matches(of: /<script(?![^>]*\ssrc=)/).isEmpty)
+        for path in assets.pages.keys {
+            let page = text(get(path))
+            #expect(!page.contains("<style"), "\(path)")
+            #expect(!page.contains(" style="), "\(path)")
+            #expect(page.matches(of: /<script(?![^>]*\ssrc=)/).isEmpty, "\(path)")
+            #expect(!page.contains("http://") && !page.contains("https://"), "\(path) names another origin")
+        }
         for (name, file) in assets.assets {
             // An SVG names its XML namespace with a URL that is never fetched.
             let body = String(decoding: file.body.array, as: UTF8.self).replacing("xmlns=\"http://www.w3.org/2000/svg\"", with: "")
@@ -97,7 +106,7 @@ struct ConsoleRouteTests {
         }
     }
 
-    @Test("a file the console does not have is the API's 404 problem", arguments: ["nope.js", "index.html", "app.js.map", "..js"])
+    @Test("a file the console does not have is the API's 404 problem", arguments: ["nope.js", "index.html", "session.html", "app.js.map", "..js"])
     func unknownAsset(name: String) throws {
         let response = get("/console/assets/\(name)")
         #expect(response.status == 404)

@@ -30,7 +30,7 @@ struct ConsoleBrowserTests {
     }
 
     @Test(
-        "every kind in en, ar and ja: no console error or CSP violation, the spec's texts and buttons (alerts in iOS order, mirrored in ar), card flows walked",
+        "every kind in en, ar and ja: no console error or CSP violation, the spec's texts and buttons (alerts in iOS order, mirrored in ar), card flows walked; the operator view enqueues, explains and cancels",
         .timeLimit(.minutes(5)))
     func alertDialogs() async throws {
         // Given a browser, its driver and Selenium, which `make test` installs: missing is a failure
@@ -40,8 +40,9 @@ struct ConsoleBrowserTests {
             throw Missing(description: "No \(what) at \(path). Run `make test` (or `make test-venv`): it installs chromium, chromium-driver and Selenium.")
         }
 
-        // And alertd serving the built-in catalogs on a free port
-        let (server, port) = try AlertdProcess.serving(["--store", "memory"])
+        // And alertd serving the built-in catalogs on a free port, with an admin token for the operator view
+        let adminToken = "console-" + UUID().uuidString
+        let (server, port) = try AlertdProcess.serving(["--store", "memory", "--admin-token", adminToken])
         defer { server.kill() }
         let artifacts = Self.artifacts
         try? FileManager.default.removeItem(at: artifacts)
@@ -52,14 +53,14 @@ struct ConsoleBrowserTests {
             [
                 Self.root.appendingPathComponent("scripts/console_browser_check.py").path,
                 "--url", "http://127.0.0.1:\(port)", "--artifacts", artifacts.path, "--locales", Self.locales.joined(separator: ","),
-                "--chromium", Self.chromium, "--driver", Self.driver,
+                "--chromium", Self.chromium, "--driver", Self.driver, "--admin-token", adminToken,
             ],
             limit: .seconds(240))
 
         // Then it finds no problem, and says what it checked
         #expect(!run.output.contains("No module named 'selenium'"), "Selenium is not installed: run `make test-venv`")
         #expect(run.status == 0, "console_browser_check.py exited \(run.status):\n\(run.output)")
-        #expect(run.output.contains("checked "), "not the script's report:\n\(run.output)")
+        #expect(run.output.contains("checked ") && run.output.contains("the operator view driven"), "not the script's report:\n\(run.output)")
         #expect(!run.output.contains("PROBLEM"), "\(run.output)")
 
         // And left a screenshot of each locale's galleries and of each dialog and sheet
@@ -76,6 +77,15 @@ struct ConsoleBrowserTests {
         }
         #expect(shots.contains { $0.hasPrefix("compare-") }, "no screenshot of an alert in every locale")
         #expect(shots.contains("gallery-en.png"), "no screenshot of every kind in en")
+        #expect(shots.contains("operator-queue.png") && shots.contains("operator-cancelled.png"), "no screenshot of the operator view")
+
+        // And the docs' pictures: each kind in a left-to-right and a right-to-left locale
+        let pictures = Set((try? FileManager.default.contentsOfDirectory(atPath: artifacts.appendingPathComponent("docs").path)) ?? [])
+        for kind in ["alert", "sheet", "hud", "toast", "card"] {
+            for locale in ["en", "ar"] {
+                #expect(pictures.contains("\(kind)-\(locale).png"), "no docs picture of a \(kind) in \(locale)")
+            }
+        }
 
         // And alertd served it all and is still serving
         #expect(try RawHTTPClient(port: port).request("GET", "/livez").status == 200)

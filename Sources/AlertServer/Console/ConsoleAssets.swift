@@ -7,13 +7,14 @@ import MicroHTTP
 /// the same, so modules of two versions are never mixed after an upgrade), and the headers that
 /// keep a browser strict about them (see `securityHeaders`).
 struct ConsoleAssets: Sendable {
-    /// The page itself, served at `/console`.
-    let page: CacheableResponse
+    /// The pages, by the path each is served at (see `pagePaths`).
+    let pages: [String: CacheableResponse]
     /// The other files, by name, served at `/console/assets/<name>`.
     let assets: [String: CacheableResponse]
 
-    /// The page's file among the bundled ones; every other file is an asset.
-    static let pageName = "index.html"
+    /// The pages' files among the bundled ones and their paths: the gallery and the operator's
+    /// view of one session. Every other file is an asset.
+    static let pagePaths = ["index.html": "/console", "session.html": "/console/session"]
 
     /// Only the console's own origin: no inline script or style (its styles are set through the
     /// CSSOM, which CSP allows), no plugins, no framing, no base or form target elsewhere.
@@ -56,10 +57,14 @@ struct ConsoleAssets: Sendable {
                 json: bytes, etag: EntityTag.strong(for: bytes), cacheControl: "no-cache", extra: Self.securityHeaders,
                 contentType: type)
         }
-        guard let page = files.removeValue(forKey: Self.pageName) else {
-            throw Missing(description: "The console's \(Self.pageName) is not in \(folder.path).")
+        var pages: [String: CacheableResponse] = [:]
+        for (name, path) in Self.pagePaths {
+            guard let page = files.removeValue(forKey: name) else {
+                throw Missing(description: "The console's \(name) is not in \(folder.path).")
+            }
+            pages[path] = page
         }
-        self.page = page
+        self.pages = pages
         self.assets = files
     }
 

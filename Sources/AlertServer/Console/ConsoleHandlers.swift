@@ -1,7 +1,8 @@
 import MicroHTTP
 
-/// The preview console: `GET /` sends a browser to it, `GET /console` is its page and
-/// `GET /console/assets/{file}` its styles and scripts. Each file answers with its `ETag` and
+/// The preview console: `GET /` sends a browser to it, `GET /console` is its gallery,
+/// `GET /console/session` the operator's view of one session, and `GET /console/assets/{file}`
+/// their styles and scripts. Each file answers with its `ETag` and
 /// honours `If-None-Match` (see `ConsoleAssets`); a file the console does not have is the API's
 /// usual 404 problem. The console calls the public API only, as any client does.
 struct ConsoleHandlers {
@@ -15,7 +16,9 @@ struct ConsoleHandlers {
         // 302, not 301: a browser would keep a permanent redirect of `/` for ever.
         let redirect = HTTPResponse(status: 302, headers: ["Location": Self.path, "Cache-Control": "no-cache"], body: [])
         router.add("GET", "/") { _ in redirect }
-        router.add("GET", Self.path) { _ in assets.page }
+        for (path, page) in assets.pages.sorted(by: { $0.key < $1.key }) {
+            router.add("GET", path) { _ in page }
+        }
         router.add("GET", Self.path + "/assets/{file}") { request in
             let name = request.path("file")
             guard let file = assets.assets[name] else {

@@ -9,12 +9,23 @@ export class APIProblem extends Error {
   }
 }
 
-async function getJSON(path) {
-  const response = await fetch(path, { headers: { Accept: "application/json" } });
+/**
+ * One call: `method` on `path`, with the bearer `token` and the JSON `body` when given. The
+ * answer's JSON, or an `APIProblem` with the problem+json the API answered.
+ */
+export async function request(path, { method = "GET", token, body } = {}) {
+  const headers = { Accept: "application/json" };
+  if (token) headers.Authorization = `Bearer ${token}`;
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  const response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   const type = response.headers.get("Content-Type") || "";
-  const body = type.includes("json") ? await response.json() : null;
-  if (!response.ok) throw new APIProblem(response.status, body);
-  return body;
+  const answer = type.includes("json") ? await response.json() : null;
+  if (!response.ok) throw new APIProblem(response.status, answer);
+  return answer;
+}
+
+function getJSON(path) {
+  return request(path);
 }
 
 /** `GET /v1/catalogs`: every catalog with its locales and pseudo-locales. */

@@ -139,6 +139,7 @@ async function drawPreview(preview, catalog, alert, locale, params, refocus = fa
   const headingID = `alert-${catalog.name}-${alert.type}-${locale}`;
   const heading = h("h3", { id: headingID, text: state.compare ? locale : id });
   const compare = state.compare ? null : h("a", { class: "compare", href: `?${galleryQuery(id)}`, text: "Every locale", "aria-label": `${id} in every locale` });
+  const enqueue = h("a", { class: "compare", href: `/console/session?${new URLSearchParams({ alert: id })}`, text: "Enqueue", "aria-label": `Enqueue ${id} to a session` });
   const meta = h("p", { class: "meta" });
   const form = parameterForm(alert, params, (changed) => drawPreview(preview, catalog, alert, locale, changed, true));
   let body;
@@ -161,7 +162,7 @@ async function drawPreview(preview, catalog, alert, locale, params, refocus = fa
   }
   if (generation !== state.drawing) return;
   preview.setAttribute("aria-labelledby", headingID);
-  preview.replaceChildren(h("div", { class: "preview-head" }, heading, compare), meta, form, body);
+  preview.replaceChildren(h("div", { class: "preview-head" }, heading, compare, enqueue), meta, form, body);
   if (measure) {
     stackIfCut(measure);
     flagOverflow(preview, measure, body);

@@ -1,14 +1,12 @@
-// An alert's parameters as a small form, filled with the catalog's example; submitting it
-// renders the alert again with the values typed.
+// An alert's parameters as form fields, filled with the catalog's example: the gallery's small
+// form renders the alert again with the values typed, the operator view enqueues with them.
 import { h, uid } from "./dom.js";
 
 const inputTypes = { integer: "number", number: "number", boolean: "checkbox", string: "text" };
 
-export function parameterForm(alert, values, onChange) {
-  const parameters = alert.parameters || [];
-  if (!parameters.length) return h("div", { class: "parameters empty" });
-  const form = h("form", { class: "parameters", "aria-label": `Parameters of ${alert.type}` });
-  for (const parameter of parameters) {
+/** A label and a field per parameter of `alert`, filled with `values`. */
+export function parameterFields(alert, values) {
+  return (alert.parameters || []).flatMap((parameter) => {
     const id = uid("param");
     const type = inputTypes[parameter.type] || "text";
     const input = h("input", {
@@ -18,18 +16,36 @@ export function parameterForm(alert, values, onChange) {
     });
     if (type === "checkbox") input.checked = values[parameter.name] === true;
     else input.value = values[parameter.name] ?? "";
-    form.append(h("label", { for: id, text: parameter.name }), input);
+    return [h("label", { for: id, text: parameter.name }), input];
+  });
+}
+
+/**
+ * The values of `alert`'s parameters in `container`'s fields; an empty optional one is left out. With
+ * `typed`, numbers are sent as JSON numbers (what an enqueue's `params` takes), else as typed.
+ */
+export function parameterValues(alert, container, typed = false) {
+  const values = {};
+  for (const parameter of alert.parameters || []) {
+    const input = container.querySelector(`input[name="${CSS.escape(parameter.name)}"]`);
+    if (input.type === "checkbox") values[parameter.name] = input.checked;
+    else if (input.value !== "" || parameter.required) {
+      const number = Number(input.value);
+      const numeric = typed && input.type === "number" && input.value !== "" && Number.isFinite(number);
+      values[parameter.name] = numeric ? number : input.value;
+    }
   }
-  form.append(h("button", { type: "submit", text: "Render" }));
+  return values;
+}
+
+/** The gallery's form: the fields and a button that renders the alert again with them. */
+export function parameterForm(alert, values, onChange) {
+  if (!(alert.parameters || []).length) return h("div", { class: "parameters empty" });
+  const form = h("form", { class: "parameters", "aria-label": `Parameters of ${alert.type}` },
+    parameterFields(alert, values), h("button", { type: "submit", text: "Render" }));
   form.addEventListener("submit", (event) => {
     event.preventDefault();
-    const changed = {};
-    for (const parameter of parameters) {
-      const input = form.elements.namedItem(parameter.name);
-      if (input.type === "checkbox") changed[parameter.name] = input.checked;
-      else if (input.value !== "" || parameter.required) changed[parameter.name] = input.value;
-    }
-    onChange(changed);
+    onChange(parameterValues(alert, form));
   });
   return form;
 }
