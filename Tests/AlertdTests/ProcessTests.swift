@@ -84,7 +84,7 @@ struct ProcessTests {
             #expect(
                 run.process.terminationReason == .exit,
                 "alertd was killed by signal \(run.process.terminationStatus) instead of stopping")
-            #expect(run.process.terminationStatus == 0)
+            #expect(run.process.terminationStatus == 0, "stderr: \(run.standardErrorSoFar().suffix(4000))")
         }
     }
 

@@ -32,7 +32,7 @@ struct SeenAtStopTests {
         #expect(try phone.next().status == 204)
 
         // When alertd is stopped
-        #expect(server.terminate(), "alertd did not stop cleanly")
+        #expect(server.terminate(), "alertd did not stop cleanly; stderr: \(server.standardErrorSoFar().suffix(4000))")
 
         // Then the stop wrote the one session seen, before the store closed, unless the flush
         // every 5 s had just written it (its timer runs from the start, not from the call)
@@ -54,6 +54,6 @@ struct SeenAtStopTests {
         // seen at the call, not only at the token: one flush or the other wrote it
         let lastSeen = try #require((sessions.first?["lastSeen"] as? String).flatMap { try? Date($0, strategy: .iso8601) })
         #expect(lastSeen >= Date(timeIntervalSince1970: called.timeIntervalSince1970.rounded(.down)), "\(lastSeen) < \(called)")
-        #expect(again.terminate())
+        #expect(again.terminate(), "alertd did not stop cleanly; stderr: \(again.standardErrorSoFar().suffix(4000))")
     }
 }
