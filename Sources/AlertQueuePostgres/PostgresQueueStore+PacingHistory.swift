@@ -15,11 +15,7 @@ extension PostgresQueueStore {
     func pacingHistory(
         session: String, of items: [QueueItem], profile: SessionProfile = .none, now: Date, on connection: PostgresConnection
     ) async throws -> PacingHistory {
-        var demand = PacingHistory.Demand()
-        for item in items where item.state == .queued && !item.pacing.isNone {
-            item.pacing.ask(alert: item.pacedAlert, now: now, in: &demand)
-        }
-        profile.ask(now: now, in: &demand)
+        let demand = PacingHistory.Demand(items: items, profile: profile, now: now)
         var history = PacingHistory()
         guard !demand.isEmpty else { return history }
         let users = try await connection.query(

@@ -48,19 +48,20 @@ enum PacingShown {
     static func history(
         for items: [QueueItem], profile: SessionProfile = .none, session: String, keys: Keys? = nil, now: Date, in db: Database
     ) throws -> PacingHistory {
-        let rules = items.filter { $0.state == .queued && !$0.pacing.isNone }.map { ($0.pacedAlert, $0.pacing) }
-        return try history(of: rules, profile: profile, session: session, keys: keys, now: now, in: db)
+        try history(asked: .init(items: items, profile: profile, now: now), session: session, keys: keys, in: db)
     }
 
-    /// What `rules` (alert and rule) and `profile`'s session-wide rules ask of the deliveries at
-    /// `now`, read for each key in a statement, two when a window holds as many as a limit.
+    /// What `rules` (alert and rule) and `profile`'s session-wide rules ask of the deliveries at `now`.
     static func history(
         of rules: [(alert: String, pacing: Pacing)], profile: SessionProfile = .none, session: String, keys given: Keys? = nil,
         now: Date, in db: Database
     ) throws -> PacingHistory {
-        var demand = PacingHistory.Demand()
-        for rule in rules { rule.pacing.ask(alert: rule.alert, now: now, in: &demand) }
-        profile.ask(now: now, in: &demand)
+        try history(asked: .init(rules: rules, profile: profile, now: now), session: session, keys: given, in: db)
+    }
+
+    /// What `demand` asks, read for each key in a statement, two when a window holds as many
+    /// as a limit.
+    private static func history(asked demand: PacingHistory.Demand, session: String, keys given: Keys?, in db: Database) throws -> PacingHistory {
         var history = PacingHistory()
         guard !demand.isEmpty else { return history }
         let keys = try given ?? self.keys(session: session, in: db)

@@ -22,10 +22,7 @@ struct PacingHistoryReadTests {
 
     /// What `rule` asks of `app/a`, and the profile of the modals, at `now`.
     static func demand(_ rule: Pacing? = nil, profile: SessionProfile = .none, now: Date) -> PacingHistory.Demand {
-        var demand = PacingHistory.Demand()
-        rule?.ask(alert: "app/a", now: now, in: &demand)
-        profile.ask(now: now, in: &demand)
-        return demand
+        PacingHistory.Demand(rules: rule.map { [("app/a", $0)] } ?? [], profile: profile, now: now)
     }
 
     static let rules: [Pacing] = [

@@ -44,6 +44,18 @@ extension PacingHistory {
 
         public init() {}
 
+        /// What judging `rules` (alert and rule) and `profile`'s session-wide rules asks at `now`.
+        public init(rules: [(alert: String, pacing: Pacing)], profile: SessionProfile, now: Date) {
+            for rule in rules { rule.pacing.ask(alert: rule.alert, now: now, in: &self) }
+            profile.ask(now: now, in: &self)
+        }
+
+        /// What judging the rules of `items`' queued paced items, and `profile`'s, asks at `now`.
+        public init(items: [QueueItem], profile: SessionProfile, now: Date) {
+            let rules = items.filter { $0.state == .queued && !$0.pacing.isNone }.map { ($0.pacedAlert, $0.pacing) }
+            self.init(rules: rules, profile: profile, now: now)
+        }
+
         public var isEmpty: Bool { keys.isEmpty }
 
         /// Asks `change` of `key` (nothing but its last delivery when `change` asks nothing).
