@@ -83,8 +83,8 @@ struct CrashSafetyTests {
                 }
             }
             // When, once the first 201 is in, the server is killed after a random short delay
-            let started = firstAnswer.wait(timeout: .now() + 15) == .success
-            #expect(started, "cycle \(cycle): no enqueue answered within 15 s; stderr: \(server.standardErrorSoFar())")
+            let started = firstAnswer.wait(timeout: .now() + 30) == .success
+            #expect(started, "cycle \(cycle): no enqueue answered within 30 s; stderr: \(server.standardErrorSoFar())")
             let delay = Int.random(in: 20...300, using: &random)
             Thread.sleep(forTimeInterval: Double(delay) / 1000)
             #expect(signalProcess(server.process.processIdentifier, SIGKILL) == 0)
@@ -117,9 +117,9 @@ struct CrashSafetyTests {
         guard let client = try? RawHTTPClient(port: port, timeout: .seconds(10)) else { return }
         let headers = [("Authorization", "Bearer \(adminToken)"), ("Content-Type", "application/json")]
         var sequence = 0
+        var retrying = false
         while true {
             let key = "\(session)-\(sequence)"
-            sequence += 1
             ledger.withLock { $0.unanswered[session] = key }
             let body = Array(#"{"alert":"app/questionExit","dedupeKey":"\#(key)"}"#.utf8)
             let response: RawHTTPResponse
@@ -128,13 +128,18 @@ struct CrashSafetyTests {
             } catch {
                 return  // the server is gone: this one was never answered
             }
-            // A loaded machine can keep the store from answering in time: that is a refusal, and
-            // the request counts as unanswered (it may or may not have been stored).
+            // A loaded machine can keep the store from answering in time: that is a refusal, not an
+            // acknowledgement (it may or may not have been stored). Like a real client, send the same
+            // key again shortly; if the refused attempt was stored after all, the retry is told so.
             if response.status == 503, response.text.contains("urn:alertd:problem:store-unavailable") {
                 ledger.withLock { $0.unavailable += 1 }
-                return
+                retrying = true
+                Thread.sleep(forTimeInterval: 0.2)
+                continue
             }
-            guard response.status == 201, let enqueued = try? response.decode(EnqueuedBody.self), !enqueued.duplicate else {
+            guard response.status == 201, let enqueued = try? response.decode(EnqueuedBody.self),
+                !enqueued.duplicate || retrying
+            else {
                 ledger.withLock { $0.unexpected.append("\(key): \(response.status) \(response.text)") }
                 return
             }
@@ -142,6 +147,8 @@ struct CrashSafetyTests {
                 ledger.acknowledged[session, default: [:]][key] = enqueued.ticket
                 ledger.unanswered[session] = nil
             }
+            sequence += 1
+            retrying = false
             onAcknowledged()
         }
     }
