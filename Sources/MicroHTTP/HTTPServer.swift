@@ -65,6 +65,7 @@ public final class HTTPServer: Sendable {
         core.answerSuspended(with: suspendedResponse ?? core.handler.reject(.unavailable, method: "", path: ""))
         waitForRequests(until: ContinuousClock.now + .seconds(1))  // let those answers go out
         core.deadlines.stop()  // before the sockets close: it never shuts one down after
+        core.daemonStops()
         MHD_stop_daemon(daemon)
     }
 

@@ -19,6 +19,8 @@ final class ServerCore: Sendable {
     /// How many `suspended` holds, kept beside it (read without its lock).
     private let suspendedCount = Atomic<Int>(0)
     private let stopping = Atomic<Bool>(false)
+    /// Cleared before `MHD_stop_daemon`, which frees every connection, suspended ones too.
+    private let daemonRunning = Locked(true)
 
     /// Requests waiting for their promise from which the server counts as crowded, by default:
     /// each MHD worker walks its whole list of suspended connections whenever it resumes one
@@ -68,8 +70,22 @@ final class ServerCore: Sendable {
         suspended.withLock { registry in registry.values.count(where: { $0.state.withLock(\.suspended) }) }
     }
 
+    /// Resumes `connection`: at once, or at the end of the `ResumeBatch` collecting on this task.
     func resume(_ connection: OpaquePointer) {
-        MHD_resume_connection(connection)
+        if let batch = ResumeBatch.current, batch.add(connection, of: self) { return }
+        resumeNow(connection)
+    }
+
+    /// Resumes `connection` now, unless the daemon is about to stop (its connections go with it).
+    func resumeNow(_ connection: OpaquePointer) {
+        daemonRunning.withLock { running in
+            if running { MHD_resume_connection(connection) }
+        }
+    }
+
+    /// No connection is resumed from now on: the daemon stops next. A resume under way ends first.
+    func daemonStops() {
+        daemonRunning.withLock { $0 = false }
     }
 
     /// Refuses new suspensions and answers every suspended request with `response`.

@@ -104,8 +104,10 @@ public final class CampaignRunner: Sendable {
             let batch = try await store.fanOut(campaign: id, first: chunk, limit: chunk.count, delivering: Set(claimed.keys), now: clock.now())
             carried = batch.unreached
             let unreached = Set(carried)
-            for session in chunk where !unreached.contains(session) {
-                claimed.removeValue(forKey: session)?(batch.delivered[session])
+            polls.answeringTogether {
+                for session in chunk where !unreached.contains(session) {
+                    claimed.removeValue(forKey: session)?(batch.delivered[session])
+                }
             }
             if done(id, batch, reached: &reached) { return true }
         }

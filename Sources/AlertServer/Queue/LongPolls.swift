@@ -2,6 +2,7 @@ import AlertQueue
 import Dispatch
 import Foundation
 import Locking
+import MicroHTTP
 
 /// Requests waiting in `GET …/next?wait=N`, with neither a thread nor a task each: a waiter is
 /// a small record (a wake-up closure and a deadline) keyed by session. An enqueue, ack, cancel
@@ -176,6 +177,12 @@ public final class LongPolls: Sendable {
             guard let first = state.waiters[session]?.first else { return nil }
             return state.take(first.id, of: session)?.wake
         }
+    }
+
+    /// Runs `body`; the polls it answers through looks it calls (`claim`) reach their
+    /// connections together when it returns, not one by one (see `ResumeBatch`).
+    public func answeringTogether<R>(_ body: () throws -> R) rethrows -> R {
+        try ResumeBatch.collect(body)
     }
 
     /// Wakes every waiter (their sessions may all have changed: a store lost track of changes).
