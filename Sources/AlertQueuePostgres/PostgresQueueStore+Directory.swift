@@ -40,7 +40,7 @@ extension PostgresQueueStore {
         guard !times.isEmpty else { return }
         let sessions = Array(times.keys)
         let seen = sessions.map { times[$0]!.timeIntervalSince1970 }
-        try await perform { connection in
+        _ = try await perform { connection in
             try await connection.query(
                 """
                 INSERT INTO alertd.sessions_known AS k (session, user_id, last_seen, registered)

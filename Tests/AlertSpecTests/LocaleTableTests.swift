@@ -27,7 +27,7 @@ struct LocaleTableTests {
     let localizer: StringCatalogLocalizer
 
     init() throws {
-        localizer = try StringCatalogLocalizer(try JSONDecoder().decode(StringCatalog.self, from: Data(catalogJSON.utf8)))
+        localizer = try StringCatalogLocalizer(JSONDecoder().decode(StringCatalog.self, from: Data(catalogJSON.utf8)))
     }
 
     func items(_ count: Int, _ locale: String) -> String {
