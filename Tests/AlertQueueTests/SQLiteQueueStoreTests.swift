@@ -27,6 +27,17 @@ struct SQLiteQueueStoreTests {
         #expect((store.sync != nil) == (durability == .full))
     }
 
+    @Test("A file store keeps statement journals in memory, on the writer and its readers")
+    func statementJournalsInMemory() async throws {
+        let (path, remove) = try temporaryDatabasePath()
+        defer { remove() }
+        let store = try SQLiteQueueStore(path: path)
+        defer { try? store.close() }
+        // 2 is MEMORY: a statement's journal past 64 KiB would otherwise spill to a file
+        #expect(try await store.write { db in try Int.fetchOne(db, sql: "PRAGMA temp_store") } == 2)
+        #expect(try await store.writer.read { db in try Int.fetchOne(db, sql: "PRAGMA temp_store") } == 2)
+    }
+
     @Test("When an enqueue misses a live duplicate, the unique index catches it and the live item is returned")
     func uniqueIndexCatchesDuplicate() async throws {
         // Given
