@@ -31,8 +31,9 @@ struct PostgresPoolTests {
     @Test("An open connection serves every call while the pool's other connection is refused")
     func idleConnectionServesWhileAnotherIsRefused() async throws {
         // Given: a role that may hold one connection, owning the database, and a store of two
-        // connections as that role: its second connection is refused, again and again
-        let database = try await PostgresTestDatabase.make()
+        // connections as that role: its second connection is refused, again and again (the
+        // database empty, so that the role's store makes the schema, and owns it)
+        let database = try await PostgresTestDatabase.make(schema: false)
         defer { database.remove() }
         let role = "limited_\(UUID().uuidString.prefix(8).lowercased())"
         let name = try #require(URLComponents(string: database.url)?.path.dropFirst())

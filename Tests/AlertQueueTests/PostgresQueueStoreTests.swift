@@ -13,7 +13,7 @@ struct PostgresQueueStoreTests {
     @Test("Four stores migrating a fresh database at once all succeed, and each migration is applied once")
     func concurrentMigrations() async throws {
         // Given
-        let database = try await PostgresTestDatabase.make()
+        let database = try await PostgresTestDatabase.make(schema: false)
         defer { database.remove() }
         let stores = try (0..<4).map { _ in try database.open() }
         // When

@@ -109,18 +109,33 @@ public final class PostgresCluster: Sendable {
         "postgres://postgres@127.0.0.1:\(port)/\(database)?sslmode=disable"
     }
 
-    /// Creates an empty database with a unique name; returns its URL.
-    public func createDatabase() async throws -> String {
+    /// Creates a database with a unique name, empty or a copy of `template` (a database of this
+    /// cluster nobody is connected to); returns its URL.
+    public func createDatabase(template: String? = nil) async throws -> String {
         let name = "test_\(Self.databaseCount.add(1, ordering: .relaxed).newValue)_\(UUID().uuidString.prefix(8).lowercased())"
-        try await administer("CREATE DATABASE \(unescaped: name)")
+        if let template {
+            guard Self.isPlainName(template) else { throw ClusterError("not a database name: \(template)") }
+            try await administer("CREATE DATABASE \(unescaped: name) TEMPLATE \(unescaped: template)")
+        } else {
+            try await administer("CREATE DATABASE \(unescaped: name)")
+        }
         return url(database: name)
+    }
+
+    /// The name of the database `url` names, when it is one this cluster could have made.
+    public static func databaseName(url: String) -> String? {
+        guard let name = URLComponents(string: url)?.path.dropFirst(), isPlainName(String(name)) else { return nil }
+        return String(name)
+    }
+
+    private static func isPlainName(_ name: String) -> Bool {
+        !name.isEmpty && name.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" }
     }
 
     /// Drops the database `url` names, closing its connections.
     public func dropDatabase(url: String) async throws {
-        guard let name = URLComponents(string: url)?.path.dropFirst(), name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" })
-        else { throw ClusterError("not a database of this cluster: \(url)") }
-        try await administer("DROP DATABASE IF EXISTS \(unescaped: String(name)) WITH (FORCE)")
+        guard let name = Self.databaseName(url: url) else { throw ClusterError("not a database of this cluster: \(url)") }
+        try await administer("DROP DATABASE IF EXISTS \(unescaped: name) WITH (FORCE)")
     }
 
     /// Runs `statement` on the `postgres` database, on a connection of its own.

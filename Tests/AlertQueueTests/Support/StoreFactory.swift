@@ -78,11 +78,47 @@ final class PostgresTestDatabase: Sendable {
         self.url = url
     }
 
-    /// A new empty database on the shared cluster (or on `cluster`).
-    static func make(on cluster: PostgresCluster? = nil) async throws -> PostgresTestDatabase {
-        let cluster = if let cluster { cluster } else { try await PostgresCluster.shared() }
-        return PostgresTestDatabase(cluster: cluster, url: try await cluster.createDatabase())
+    /// A new database on the shared cluster, with the schema in place (a copy of `migrated`) or
+    /// empty; on `cluster`, empty.
+    static func make(on cluster: PostgresCluster? = nil, schema: Bool = true) async throws -> PostgresTestDatabase {
+        if let cluster { return PostgresTestDatabase(cluster: cluster, url: try await cluster.createDatabase()) }
+        let shared = try await PostgresCluster.shared()
+        let template = schema ? try await migrated() : nil
+        return PostgresTestDatabase(cluster: shared, url: try await shared.createDatabase(template: template))
     }
+
+    /// A database of the shared cluster migrated once, for the others to be copied from: every
+    /// suite makes its databases as the run starts, and as many migrations side by side (each
+    /// a few hundred statements) kept the two cores busy past the calls' 30 s.
+    private static func migrated() async throws -> String {
+        let task = template.withLock { current in
+            if let current { return current }
+            let task = Task {
+                let cluster = try await PostgresCluster.shared()
+                let url = try await cluster.createDatabase()
+                let store = try PostgresQueueStore(url: url, options: patient)
+                let run = Task(executorPreference: OwnThread()) { await store.run() }
+                defer { run.cancel() }
+                try await store.migrate()
+                // Nobody may be connected to a template while it is copied.
+                run.cancel()
+                await run.value
+                return try #require(PostgresCluster.databaseName(url: url))
+            }
+            current = task
+            return task
+        }
+        do {
+            return try await task.value
+        } catch {
+            template.withLock { current in
+                if current == task { current = nil }
+            }
+            throw error
+        }
+    }
+
+    private static let template = Locked<Task<String, any Error>?>(nil)
 
     /// A store on the database with its pool running (until `remove()`): caller's clock, a small
     /// pool that opens connections as calls need them (the suite's stores, all opening every
