@@ -161,7 +161,7 @@ struct CrashSafetyTests {
         for session in sessions.sorted() {
             let client = try SessionClient(port: port, session: session, adminToken: adminToken)
             // The listing decodes: every item has every field (no half-written row)
-            let items = try client.list().items
+            let items = try listing(client).items
             let acknowledged = ledger.acknowledged[session] ?? [:]
             var listed: [String: String] = [:]
             for item in items {
@@ -181,6 +181,21 @@ struct CrashSafetyTests {
                 missing.isEmpty,
                 "cycle \(cycle) (kill after \(delay) ms): \(missing.count) of \(acknowledged.count) acknowledged enqueues of \(session) lost, e.g. \(missing.first.map { "\($0.key) \($0.value)" } ?? "")"
             )
+        }
+    }
+
+    /// The session's listing. A server just started may not reach its store yet on a loaded
+    /// machine: its 503 store-unavailable is asked again, for up to 30 s.
+    static func listing(_ client: SessionClient) throws -> QueueListBody {
+        let deadline = Date().addingTimeInterval(30)
+        while true {
+            let response = try client.admin("GET", "/queue")
+            if response.status == 503, response.text.contains("urn:alertd:problem:store-unavailable"), Date() < deadline {
+                Thread.sleep(forTimeInterval: 0.2)
+                continue
+            }
+            try #require(response.status == 200, "list: \(response.status) \(response.text)")
+            return try response.decode(QueueListBody.self)
         }
     }
 
