@@ -66,20 +66,22 @@ extension SQLiteQueueStore {
                     break
                 }
             }
-            try db.execute(
-                sql: """
-                    UPDATE campaigns SET cursor = ?2, targeted = targeted + ?3, queued = queued + ?4, duplicates = duplicates + ?5,
-                        refused = refused + ?6,
-                        state = CASE WHEN ?7 THEN 'done' ELSE state END, finished_at = CASE WHEN ?7 THEN ?8 ELSE finished_at END
-                    WHERE id = ?1
-                    """,
-                arguments: [
-                    id, next, run.targeted, run.batch.queued.count, run.batch.duplicates, run.batch.refused, run.batch.finished,
-                    now.timeIntervalSince1970,
-                ])
+            try db.cachedStatement(sql: Self.progressSQL).execute(arguments: [
+                id, next, run.targeted, run.batch.queued.count, run.batch.duplicates, run.batch.refused, run.batch.finished,
+                now.timeIntervalSince1970,
+            ])
             return run.batch
         }
     }
+
+    /// The batch's progress: the cursor, the counts, and whether the campaign is done. Cached: a
+    /// batch that gives way after a few copies would otherwise parse it again each time.
+    private static let progressSQL = """
+        UPDATE campaigns SET cursor = ?2, targeted = targeted + ?3, queued = queued + ?4, duplicates = duplicates + ?5,
+            refused = refused + ?6,
+            state = CASE WHEN ?7 THEN 'done' ELSE state END, finished_at = CASE WHEN ?7 THEN ?8 ELSE finished_at END
+        WHERE id = ?1
+        """
 
     /// Queues a copy on each of `sessions` in order, until the batch targeted `limit`, or a
     /// live write waits once the batch has targeted `fanOutYieldAfter`. How many of `sessions`
