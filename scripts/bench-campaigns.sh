@@ -5,7 +5,8 @@
 #      a topic, POLLERS (10,000) of them long-polling (scripts/bench/campaigns.py): the fan-out's
 #      items/s (goal >= 20,000), every poll woken with its copy, p99 from the campaign's start
 #      (goal <= 1 s), live enqueue/next/ack p99 during the fan-out against idle (goal <= 2x), the
-#      recall of the copies (goal <= 2 s).
+#      recall of the copies (goal <= 2 s); the same campaign again with no poll waiting, then
+#      with nothing beside it (its rate alone).
 #   2. PostgreSQL (a throwaway cluster, scripts/bench/postgres-cluster.sh): the same campaign's
 #      fan-out to PG_SESSIONS (20,000) sessions, no polls, against pgbench inserting single rows
 #      in transactions of a batch's size (200, one client, as the fan-out runs), measured right

@@ -13,6 +13,8 @@ against one alertd at PORT (loopback only). Prints figures and asserts nothing.
 4. POST /v1/campaigns/{id}/recall: its time, and its counts.
 5. The same campaign again (a new id), with no poll waiting: its rate, and the live traffic's
    p99 during it, against the same idle figure.
+6. Once that one is recalled, the same campaign a third time, with nothing beside it: the
+   fan-out's rate alone.
 
 Run by scripts/bench-campaigns.sh (which starts the server); `--withdraw` instead measures the
 cross-instance withdraw (see `withdraw_latency`)."""
@@ -229,6 +231,14 @@ async def campaign():
     during = await stop_live(busy)
     print(f"again, no poll waiting: {shown['queued']} copies in {done_at:.2f} s = {shown['queued'] / done_at:,.0f} items/s; "
           f"live p99 {p(during, .99):.2f} ms ({len(during)} requests, p50 {p(during, .5):.2f} ms) = {p(during, .99) / p(idle, .99):.2f} x idle")
+
+    # Once more with nothing beside it: the fan-out's own rate, what the two runs above share
+    # with the polls and the live cycles.
+    status, _ = await admin.call("POST", "/v1/campaigns/bench-2/recall")
+    assert status == 200, status
+    await asyncio.sleep(1)
+    shown, done_at = await run_campaign(admin, "bench-3", 3600)
+    print(f"alone, nothing beside it: {shown['queued']} copies in {done_at:.2f} s = {shown['queued'] / done_at:,.0f} items/s")
 
 
 async def withdraw_latency():
