@@ -36,9 +36,9 @@ struct PostgresPoolTests {
         let database = try await PostgresTestDatabase.make(schema: false)
         defer { database.remove() }
         let role = "limited_\(UUID().uuidString.prefix(8).lowercased())"
-        let name = try #require(URLComponents(string: database.url)?.path.dropFirst())
+        let name = try #require(PostgresCluster.databaseName(url: database.url))
         try await database.cluster.administer("CREATE ROLE \(unescaped: role) LOGIN CONNECTION LIMIT 1")
-        try await database.cluster.administer("ALTER DATABASE \(unescaped: String(name)) OWNER TO \(unescaped: role)")
+        try await database.cluster.administer("ALTER DATABASE \(unescaped: name) OWNER TO \(unescaped: role)")
         let url = database.url.replacingOccurrences(of: "postgres://postgres@", with: "postgres://\(role)@")
         let log = RecordedLog()
         let store = try PostgresQueueStore(url: url, options: Self.options(connections: 2), logger: log.logger())
