@@ -87,31 +87,60 @@ public final class CampaignRunner: Sendable {
     }
 
     /// Each waiting poll of the sessions passed first is claimed, and handed what `next`
-    /// delivered for it in the batch's own transaction, or woken to look itself. Sessions a
-    /// batch ended before (`FanOut.unreached`) stay claimed and go first in the next. Whether
-    /// the campaign is finished.
+    /// delivered for it in the batch's own transaction, or woken to look itself. Two batches
+    /// wait in the store's queue at a time, as in `serveRest`: the writer goes from one to the
+    /// next while this task answers the polls of the one before. Sessions a batch ended before
+    /// (`FanOut.unreached`) stay claimed and go first in a later one. Whether the campaign is
+    /// finished.
     private func serveWaiting(_ id: String, reached: inout Int) async throws -> Bool {
         var waiting = polls.waitingSessions[...]
         var claimed: [String: LongPolls.Look] = [:]
         var carried: [String] = []
         defer { for look in claimed.values { look(nil) } }
-        while !Task.isCancelled, !waiting.isEmpty || !carried.isEmpty {
-            var chunk = carried
-            while chunk.count < firstBatchSize, let session = waiting.popFirst() {
-                chunk.append(session)
-                claimed[session] = polls.claim(session)
+        // A batch that fails stops new ones, but the one beside it is still answered: its
+        // copies may be delivered, and its polls handed them.
+        let (finished, failure) = await withTaskGroup(of: (chunk: [String], batch: Result<FanOut, any Error>).self) { group in
+            var finished = false
+            var failure: (any Error)?
+            // The next batch's sessions, the carried ones first; nil when none is left.
+            func nextChunk() -> [String]? {
+                var chunk = carried
+                carried = []
+                while chunk.count < firstBatchSize, let session = waiting.popFirst() {
+                    chunk.append(session)
+                    claimed[session] = polls.claim(session)
+                }
+                return chunk.isEmpty ? nil : chunk
             }
-            let batch = try await store.fanOut(campaign: id, first: chunk, limit: chunk.count, delivering: Set(claimed.keys), now: clock.now())
-            carried = batch.unreached
-            let unreached = Set(carried)
-            polls.answeringTogether {
-                for session in chunk where !unreached.contains(session) {
-                    claimed.removeValue(forKey: session)?(batch.delivered[session])
+            func send(_ chunk: [String]) {
+                group.addTask { [store, clock] in
+                    let batch = await Result(awaiting: {
+                        try await store.fanOut(campaign: id, first: chunk, limit: chunk.count, delivering: Set(chunk), now: clock.now())
+                    })
+                    return (chunk, batch)
                 }
             }
-            if done(id, batch, reached: &reached) { return true }
+            for _ in 0..<2 { if let chunk = nextChunk() { send(chunk) } }
+            while let (chunk, result) = await group.next() {
+                switch result {
+                case .failure(let error):
+                    failure = failure ?? error
+                case .success(let batch):
+                    let unreached = Set(batch.unreached)
+                    carried += batch.unreached
+                    polls.answeringTogether {
+                        for session in chunk where !unreached.contains(session) {
+                            claimed.removeValue(forKey: session)?(batch.delivered[session])
+                        }
+                    }
+                    finished = done(id, batch, reached: &reached) || finished
+                }
+                if !finished, failure == nil, !Task.isCancelled, let chunk = nextChunk() { send(chunk) }
+            }
+            return (finished, failure)
         }
-        return false
+        if let failure { throw failure }
+        return finished
     }
 
     /// The audience in order, two batches asked for at a time: the second waits in the
