@@ -21,7 +21,8 @@ extension SQLiteQueueStore {
     /// Copies a batch queues before it gives way to a waiting live write: about half a
     /// millisecond of the writer. Each time it gives way costs the fan-out a commit and a new
     /// batch; beside one connection of live cycles, 16 made 25,000 items/s with their p99 at
-    /// 1.65–2.0 × idle, 48 made 29,000 at 2.0–2.4 × (`make bench-campaigns`, no poll waiting).
+    /// 1.65–2.0 × idle, 48 made 29,000 at 2.0–2.4 × (`make bench-campaigns`, no poll waiting,
+    /// on an earlier 2-core VM).
     static let fanOutYieldAfter = 16
 
     /// Sessions read, and counted, per statement: a batch that gives way after a few copies
